@@ -1,0 +1,32 @@
+// OpenCL C generation: the CPS program becomes the uber-kernel's generated
+// half (kite_block: one switch case per block code; kite_signal: what each
+// finished node and block tells its record; kite_start_main), pasted after
+// the scheduler of runtime-cl/.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "frontend/source.h"
+#include "ir/cps.h"
+
+namespace kite {
+
+struct Artifact {
+  std::string source_path;
+  std::vector<std::pair<std::string, std::string>> params;  // main's: name, type
+  std::string result;                                         // main's result type
+  int frame_words = 0;
+  std::vector<std::string> strings;  // string literals, by index
+  std::vector<SourceLoc> sites;      // run-time error sites, by index
+  std::string opencl;                // the whole OpenCL C program
+};
+
+Artifact emit_opencl(const cps::Program &program, const ast::Program &ast,
+                     const std::string &source_path);
+
+// The file format of docs/artifact.md.
+void write_artifact(const Artifact &a, std::ostream &out);
+
+}  // namespace kite

@@ -1,0 +1,32 @@
+// kitec: compiles a Kite program into an artifact that kite-run executes.
+//
+//   kitec prog.kite -o prog          compile
+//   kitec prog.kite --dump-ntg       the nested task graphs (text; =dot for Graphviz)
+//   kitec prog.kite --emit-cl        the generated OpenCL C
+#include <CLI/CLI.hpp>
+
+#include "driver/pipeline.h"
+
+int main(int argc, char **argv) {
+  CLI::App app{"kitec: the Kite compiler"};
+  app.name("kitec");
+  kite::CompileOptions o;
+  std::string ntg;
+  app.add_option("input", o.input, "the Kite source file")->required();
+  app.add_option("-o,--output", o.output, "write the compiled program here");
+  app.add_flag("--dump-ast", o.dump_ast, "print the parsed syntax tree and stop");
+  app.add_option("--dump-ntg", ntg, "print the nested task graphs (text or dot) and stop")
+      ->expected(0, 1)
+      ->default_str("text")
+      ->check(CLI::IsMember({"text", "dot"}));
+  app.add_flag("--dump-cps", o.dump_cps, "print the CPS blocks and join counters and stop");
+  app.add_flag("--emit-cl", o.emit_cl, "print the generated OpenCL C");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError &e) {
+    int code = app.exit(e);
+    return code == 0 ? 0 : 1;
+  }
+  if (app.count("--dump-ntg")) o.dump_ntg = ntg.empty() ? "text" : ntg;
+  return kite::compile(o);
+}

@@ -1,0 +1,66 @@
+#include "driver/pipeline.h"
+
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "backend-opencl/emit.h"
+#include "frontend/check.h"
+#include "frontend/parse.h"
+#include "ir/anf.h"
+#include "ir/cps.h"
+#include "ir/ntg.h"
+
+namespace kite {
+
+int compile(const CompileOptions &o) {
+  std::ifstream in(o.input, std::ios::binary);
+  if (!in) {
+    std::cerr << "kitec: error: cannot open '" << o.input << "'\n";
+    return 1;
+  }
+  std::stringstream text;
+  text << in.rdbuf();
+  SourceFile file(o.input, text.str());
+  Diagnostics diags(file, std::cerr);
+  try {
+    // Source text -> AST (frontend/parse.h).
+    std::unique_ptr<ast::Program> program = parse(file, diags);
+    diags.check_no_errors();
+    if (o.dump_ast) return ast::dump(*program, std::cout), 0;
+
+    // AST -> typed AST: names resolved, calls typed future<r> (frontend/check.h).
+    TypeContext types;
+    check(*program, types, diags);
+
+    // Typed AST -> ANF: one task call per statement (ir/anf.h, §3.3.1).
+    to_anf(*program, types, diags);
+
+    // ANF -> nested task graphs with dependencies (ir/ntg.h, §3.3.2-3.3.3).
+    ntg::Program graphs = ntg::build(*program);
+    if (o.dump_ntg == "text") return ntg::dump(graphs, std::cout), 0;
+    if (o.dump_ntg == "dot") return ntg::dump_dot(graphs, std::cout), 0;
+
+    // Task graphs -> CPS blocks with join counters (ir/cps.h, §4.1).
+    cps::Program blocks = cps::lower(graphs);
+    if (o.dump_cps) return cps::dump(blocks, std::cout), 0;
+
+    // CPS blocks -> the OpenCL uber-kernel (backend-opencl/emit.h, §4.2).
+    Artifact artifact = emit_opencl(blocks, *program, o.input);
+    if (o.emit_cl) std::cout << artifact.opencl;
+
+    if (!o.output.empty()) {
+      std::ofstream out(o.output, std::ios::binary | std::ios::trunc);
+      write_artifact(artifact, out);
+      if (!out) {
+        std::cerr << "kitec: error: cannot write '" << o.output << "'\n";
+        return 1;
+      }
+    }
+    return 0;
+  } catch (const CompileFailed &) {
+    return 1;
+  }
+}
+
+}  // namespace kite

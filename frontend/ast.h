@@ -1,0 +1,240 @@
+// The abstract syntax tree of a Kite program, with source locations.
+//
+// The parser (frontend/parse.h) builds it from ANTLR's parse tree; the type
+// checker (frontend/check.h) fills in the `type` of every expression and the
+// `decl` of every name; later passes (ir/) rewrite it in place or read it.
+// Nodes are owned by unique_ptr; a Program owns everything under it.
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "frontend/source.h"
+#include "frontend/types.h"
+
+namespace kite::ast {
+
+struct Expr;
+struct Stmt;
+struct TaskDecl;
+using ExprPtr = std::unique_ptr<Expr>;
+using StmtPtr = std::unique_ptr<Stmt>;
+using StmtList = std::vector<StmtPtr>;
+
+// A type as written in the source: `int`, `array<int>`, `task<int, int>`,
+// `(int, bool)` (a tuple), `future<int>`.
+struct TypeExpr {
+  SourceLoc loc;
+  std::string name;                                  // "int", "array", "task", "(tuple)", a struct name
+  std::vector<std::unique_ptr<TypeExpr>> args;       // generic arguments / tuple members
+};
+using TypeExprPtr = std::unique_ptr<TypeExpr>;
+
+// `x: t` in a parameter list or struct/union body.
+struct Param {
+  SourceLoc loc;
+  std::string name;
+  TypeExprPtr type;
+};
+
+// A local variable, parameter or temporary. Every use of a name points at
+// one of these after checking; ir/ passes give each a frame slot.
+struct VarDecl {
+  SourceLoc loc;
+  std::string name;       // unique within its task after ir/rename
+  Type *type = nullptr;
+  bool is_param = false;
+  bool is_temp = false;   // introduced by the compiler (ANF)
+  int id = -1;            // index among its task's variables (ir/ passes)
+};
+
+#define KITE_EXPR_KINDS(X)                                                   \
+  X(IntLit)      /* 42, 0x2A, 42L: value, is_long */                          \
+  X(FloatLit)    /* 1.5, 1e-3 (double), 1.5f (float) */                       \
+  X(BoolLit)     /* true, false */                                            \
+  X(StringLit)   /* "text": only as an argument of print */                   \
+  X(Name)        /* x: a variable, task or top-level constant */              \
+  X(Call)        /* e(args) */                                                \
+  X(Unary)       /* - ! ~ e */                                                \
+  X(Binary)      /* e op e */                                                 \
+  X(Field)       /* e.x, e.0 */                                               \
+  X(Index)       /* e[e] */                                                   \
+  X(Tuple)       /* (e, e, ...) */                                            \
+  X(Construct)   /* t{ f = e, ... } */                                        \
+  X(New)         /* new<t>(e) */                                              \
+  X(Range)       /* [e, e] */                                                 \
+  X(AnonTask)    /* task (p): t { s } */                                      \
+  X(Future)      /* task e */
+
+enum class ExprKind {
+#define X(k) k,
+  KITE_EXPR_KINDS(X)
+#undef X
+};
+
+// Operators, listed once with their spelling.
+#define KITE_BINARY_OPS(X)                                                   \
+  X(Mul, "*") X(Div, "/") X(Mod, "%") X(Add, "+") X(Sub, "-")                \
+  X(Shl, "<<") X(Shr, ">>") X(Lt, "<") X(Le, "<=") X(Gt, ">") X(Ge, ">=")    \
+  X(Eq, "==") X(Ne, "!=") X(BitAnd, "&") X(BitXor, "^") X(BitOr, "|")        \
+  X(And, "&&") X(Or, "||")
+
+enum class BinaryOp {
+#define X(k, s) k,
+  KITE_BINARY_OPS(X)
+#undef X
+};
+const char *spelling(BinaryOp op);
+
+enum class UnaryOp { Neg, Not, BitNot };
+const char *spelling(UnaryOp op);
+
+struct FieldInit {
+  SourceLoc loc;
+  std::string name;
+  ExprPtr value;
+};
+
+struct Expr {
+  ExprKind kind;
+  SourceLoc loc;
+  Type *type = nullptr;  // set by the checker; a call's type is future<r>
+
+  // Literals.
+  int64_t int_value = 0;
+  bool is_long = false;       // IntLit with L suffix
+  double float_value = 0;
+  bool is_float32 = false;    // FloatLit with f suffix
+  bool bool_value = false;
+  std::string text;           // StringLit contents (unescaped); Name; Field name
+
+  // Name: what it refers to (one of these after checking).
+  VarDecl *var = nullptr;
+  TaskDecl *task = nullptr;       // a named task
+  struct ValueDecl *global = nullptr;  // a top-level constant
+  int builtin = -1;               // a prelude function (kite::Builtin)
+
+  // Operators.
+  BinaryOp binop = BinaryOp::Add;
+  UnaryOp unop = UnaryOp::Neg;
+
+  // Children: Call (callee = children[0], args = rest), Unary (1), Binary (2),
+  // Field (1), Index (2), Tuple (n), New (size args), Range (2), Future (1).
+  std::vector<ExprPtr> children;
+
+  TypeExprPtr type_expr;            // New's element type; Construct's type name
+  std::vector<FieldInit> fields;    // Construct
+  std::unique_ptr<TaskDecl> anon;   // AnonTask
+};
+
+#define KITE_STMT_KINDS(X)                                                   \
+  X(ExprStmt)   /* e; */                                                      \
+  X(Decl)       /* x: t = e;  x = e;  x, y: t; */                             \
+  X(Assign)     /* l <- e; */                                                 \
+  X(Return)     /* return e; / return; */                                     \
+  X(Then)       /* s then s */                                                \
+  X(Block)      /* { s... } */                                                \
+  X(If)         /* if (e) { s } else { s } */                                 \
+  X(Case)       /* case (e) { b... } */                                       \
+  X(For)        /* for (x = e[i]) { s } */                                    \
+  X(Map)        /* map (x = e[i]) { s } */
+
+enum class StmtKind {
+#define X(k) k,
+  KITE_STMT_KINDS(X)
+#undef X
+};
+
+struct CaseBranch {
+  SourceLoc loc;
+  std::string field;     // empty for default
+  std::string binder;    // the variable bound to the field's value
+  VarDecl *binder_var = nullptr;
+  StmtList body;
+};
+
+struct Stmt {
+  StmtKind kind;
+  SourceLoc loc;
+
+  // ExprStmt: expr. Return: expr (may be null). Assign: target <- expr.
+  // Decl: vars with optional type and init (init only with one var).
+  // If/Case/For/Map: expr is the condition / scrutinee / collection.
+  ExprPtr expr;
+  ExprPtr target;
+  std::vector<std::unique_ptr<VarDecl>> vars;
+  std::vector<VarDecl *> temps;  // Decl of compiler temporaries (owned by the task)
+  TypeExprPtr decl_type;
+
+  StmtList body;       // Block, If-then, For/Map body, Then-first (1 stmt)
+  StmtList else_body;  // If-else, Then-second (1 stmt)
+  bool has_else = false;
+
+  std::vector<CaseBranch> branches;  // Case
+
+  // For/Map: element alias and optional index variable.
+  std::unique_ptr<VarDecl> elem_var;
+  std::unique_ptr<VarDecl> index_var;
+};
+
+struct TaskDecl {
+  SourceLoc loc;
+  std::string name;
+  std::vector<Param> params;
+  TypeExprPtr result;  // null: unit
+  StmtList body;
+
+  // Set by the checker.
+  std::vector<VarDecl *> param_vars;  // owned by `locals`
+  Type *result_type = nullptr;
+  Type *type = nullptr;               // task<params..., result>
+  std::vector<std::unique_ptr<VarDecl>> locals;  // params and every declared variable
+  int id = -1;                        // index in Program::tasks
+};
+
+struct StructDecl {
+  SourceLoc loc;
+  std::string name;
+  bool is_union = false;
+  std::vector<Param> fields;
+};
+
+// A top-level constant `x: t = e;`.
+struct ValueDecl {
+  SourceLoc loc;
+  std::string name;
+  TypeExprPtr type;
+  ExprPtr init;
+  Type *checked_type = nullptr;
+};
+
+struct Program {
+  std::vector<std::unique_ptr<TaskDecl>> tasks;
+  std::vector<std::unique_ptr<StructDecl>> structs;
+  std::vector<std::unique_ptr<ValueDecl>> values;
+};
+
+inline ExprPtr make_expr(ExprKind kind, SourceLoc loc) {
+  auto e = std::make_unique<Expr>();
+  e->kind = kind;
+  e->loc = loc;
+  return e;
+}
+
+inline StmtPtr make_stmt(StmtKind kind, SourceLoc loc) {
+  auto s = std::make_unique<Stmt>();
+  s->kind = kind;
+  s->loc = loc;
+  return s;
+}
+
+// Prints the program as indented S-expression-like text, one statement per
+// line, declarations in source order (`kitec --dump-ast`; tests/parse).
+void dump(const Program &program, std::ostream &out);
+// The type as Kite source spells it: `array<int>`, `(int, bool)`.
+std::string to_string(const TypeExpr &type);
+
+}  // namespace kite::ast

@@ -1,0 +1,635 @@
+// The type checker. See check.h.
+//
+// Literals take their type from context where C programmers expect it: an
+// unsuffixed integer literal used where a long is wanted is a long, and a
+// double literal used where a float is wanted is a float (`x: long = 5;`,
+// `y: float = 0.5;`). Otherwise there is no implicit numeric conversion.
+#include "frontend/check.h"
+
+#include <map>
+
+namespace kite {
+namespace {
+
+using namespace ast;
+
+const char *kBuiltinNames[] = {
+#define KITE_BUILTIN(name) #name,
+#include "frontend/builtins.def"
+};
+
+class Checker {
+ public:
+  Checker(Program &program, TypeContext &types, Diagnostics &diags)
+      : program_(program), types_(types), diags_(diags) {}
+
+  void run() {
+    for (auto &s : program_.structs)
+      unsupported(s->loc, s->is_union ? "union declarations" : "struct declarations");
+    for (size_t i = 0; i < program_.tasks.size(); ++i) {
+      TaskDecl &t = *program_.tasks[i];
+      t.id = int(i);
+      declare_global(t.name, t.loc);
+      tasks_[t.name] = &t;
+    }
+    for (auto &v : program_.values) check_value(*v);
+    for (auto &t : program_.tasks) declare_signature(*t);
+    for (auto &t : program_.tasks) check_task(*t);
+    check_main();
+  }
+
+ private:
+  void unsupported(SourceLoc loc, const std::string &what) {
+    diags_.error(loc, "{} are not supported yet", what);
+  }
+
+  void declare_global(const std::string &name, SourceLoc loc) {
+    Builtin b;
+    if (find_builtin(name, &b)) {
+      diags_.error(loc, "'{}' is a built-in function and cannot be redefined", name);
+      return;
+    }
+    if (!globals_.emplace(name, loc).second)
+      diags_.error(loc, "redefinition of '{}'", name);
+  }
+
+  // --- Types -------------------------------------------------------------
+
+  Type *resolve(const TypeExpr *t) {
+    if (!t) return types_.unit_t();
+    const std::string &n = t->name;
+    if (t->args.empty()) {
+      if (n == "int") return types_.int_t();
+      if (n == "long") return types_.long_t();
+      if (n == "float") return types_.float_t();
+      if (n == "double") return types_.double_t();
+      if (n == "bool") return types_.bool_t();
+      if (n == "unit") return types_.unit_t();
+    }
+    if (n == "future" && t->args.size() == 1) {
+      // A future<t> annotation is accepted; the value is forced where it is
+      // used, so the variable behaves as a t (docs/language.md).
+      Type *inner = resolve(t->args[0].get());
+      return inner;
+    }
+    if (n == "array" || n == "task" || n == "(tuple)" || n == "(tuple)" || n == "future") {
+      std::string what = n == "(tuple)" ? "tuple types" : n + " types";
+      if (n == "future") what = "this future type";
+      unsupported(t->loc, what);
+      return nullptr;
+    }
+    diags_.error(t->loc, "unknown type '{}'", n);
+    return nullptr;
+  }
+
+  // --- Top level ---------------------------------------------------------
+
+  void check_value(ValueDecl &v) {
+    declare_global(v.name, v.loc);
+    Type *want = v.type ? resolve(v.type.get()) : nullptr;
+    if (!v.init) {
+      diags_.error(v.loc, "top-level value '{}' needs an initial value", v.name);
+      return;
+    }
+    in_constant_ = true;
+    Type *got = value_of(*v.init, want);
+    in_constant_ = false;
+    if (!got) return;
+    if (want && got != want) {
+      type_mismatch(v.init->loc, want, got, "initialising '" + v.name + "'");
+      return;
+    }
+    v.checked_type = want ? want : got;
+    if (!v.checked_type->is_scalar()) {
+      diags_.error(v.loc, "top-level value '{}' must have a scalar type", v.name);
+      v.checked_type = nullptr;
+      return;
+    }
+    values_[v.name] = &v;
+  }
+
+  void declare_signature(TaskDecl &t) {
+    std::vector<Type *> params;
+    bool ok = true;
+    for (auto &p : t.params) {
+      Type *pt = resolve(p.type.get());
+      if (pt && pt->kind == TypeKind::Unit) {
+        diags_.error(p.loc, "parameter '{}' cannot have type unit", p.name);
+        pt = nullptr;
+      }
+      ok &= pt != nullptr;
+      params.push_back(pt ? pt : types_.int_t());
+    }
+    t.result_type = resolve(t.result.get());
+    if (!t.result_type) {
+      ok = false;
+      t.result_type = types_.unit_t();
+    }
+    t.type = types_.task(params, t.result_type);
+    (void)ok;
+  }
+
+  void check_main() {
+    auto it = tasks_.find("main");
+    if (it == tasks_.end()) {
+      diags_.error(SourceLoc{}, "no task named 'main': a program starts at task main");
+      return;
+    }
+    TaskDecl &m = *it->second;
+    if (m.params.size() > 24) diags_.error(m.loc, "main takes at most 24 parameters");
+  }
+
+  // --- Tasks and statements ----------------------------------------------
+
+  void check_task(TaskDecl &t) {
+    task_ = &t;
+    scopes_.clear();
+    push();
+    for (size_t i = 0; i < t.params.size(); ++i) {
+      auto v = std::make_unique<VarDecl>();
+      v->loc = t.params[i].loc;
+      v->name = t.params[i].name;
+      v->type = t.type->params[i];
+      v->is_param = true;
+      declare(v.get());
+      t.param_vars.push_back(v.get());
+      t.locals.push_back(std::move(v));
+    }
+    bool returns = check_list(t.body);
+    pop();
+    if (t.result_type->kind != TypeKind::Unit && !returns)
+      diags_.error(t.loc, "task '{}' may finish without returning a value", t.name);
+    task_ = nullptr;
+  }
+
+  // Checks a statement list in the current scope; true if it always returns.
+  bool check_list(StmtList &list) {
+    bool returned = false;
+    for (auto &s : list) {
+      if (returned) {
+        diags_.error(s->loc, "statement after 'return' is never run");
+        return true;
+      }
+      returned = check_stmt(*s);
+    }
+    return returned;
+  }
+
+  bool check_block(StmtList &list) {
+    push();
+    bool r = check_list(list);
+    pop();
+    return r;
+  }
+
+  // True if the statement always returns.
+  bool check_stmt(Stmt &s) {
+    switch (s.kind) {
+      case StmtKind::ExprStmt: {
+        Type *t = check_expr(*s.expr, nullptr);
+        (void)t;
+        return false;
+      }
+      case StmtKind::Decl: check_decl(s); return false;
+      case StmtKind::Assign: check_assign(s); return false;
+      case StmtKind::Return: check_return(s); return true;
+      case StmtKind::Block: return check_block(s.body);
+      case StmtKind::If: {
+        Type *c = value_of(*s.expr, types_.bool_t());
+        if (c && c->kind != TypeKind::Bool)
+          diags_.error(s.expr->loc, "condition must be bool, not {}", to_string(c));
+        bool a = check_block(s.body);
+        bool b = check_block(s.else_body);
+        return a && b && s.has_else;
+      }
+      case StmtKind::Then: unsupported(s.loc, "'then' statements"); return false;
+      case StmtKind::Case: unsupported(s.loc, "case statements"); return false;
+      case StmtKind::For: unsupported(s.loc, "for loops"); return false;
+      case StmtKind::Map: unsupported(s.loc, "map loops"); return false;
+    }
+    return false;
+  }
+
+  void check_decl(Stmt &s) {
+    Type *declared = s.decl_type ? resolve(s.decl_type.get()) : nullptr;
+    if (declared && declared->kind == TypeKind::Unit) {
+      diags_.error(s.decl_type->loc, "a variable cannot have type unit");
+      declared = nullptr;
+    }
+    Type *type = declared;
+    if (s.expr) {
+      Type *got = value_of(*s.expr, declared);
+      if (got && got->kind == TypeKind::Unit) {
+        diags_.error(s.expr->loc, "this expression has no value (its type is unit)");
+        got = nullptr;
+      }
+      if (declared && got && got != declared)
+        type_mismatch(s.expr->loc, declared, got, "initialising '" + s.vars[0]->name + "'");
+      if (!declared) type = got;
+    } else if (!s.decl_type) {
+      diags_.error(s.loc, "declaration of '{}' needs a type or an initial value", s.vars[0]->name);
+    }
+    for (auto &v : s.vars) {
+      v->type = type ? type : types_.int_t();
+      declare(v.get());
+    }
+  }
+
+  void check_assign(Stmt &s) {
+    Expr &target = *s.target;
+    if (target.kind != ExprKind::Name) {
+      unsupported(target.loc, target.kind == ExprKind::Index ? "array element assignments"
+                                                             : "field assignments");
+      check_expr(*s.expr, nullptr);
+      return;
+    }
+    VarDecl *v = lookup(target.text);
+    if (!v) {
+      if (globals_.count(target.text))
+        diags_.error(target.loc, "cannot assign to '{}': it is not a variable", target.text);
+      else
+        diags_.error(target.loc, "use of undeclared name '{}'", target.text);
+      check_expr(*s.expr, nullptr);
+      return;
+    }
+    target.var = v;
+    target.type = v->type;
+    Type *got = value_of(*s.expr, v->type);
+    if (got && got != v->type) type_mismatch(s.expr->loc, v->type, got, "assigning to '" + v->name + "'");
+  }
+
+  void check_return(Stmt &s) {
+    Type *want = task_->result_type;
+    if (!s.expr) {
+      if (want->kind != TypeKind::Unit)
+        diags_.error(s.loc, "task '{}' must return a value of type {}", task_->name, to_string(want));
+      return;
+    }
+    if (want->kind == TypeKind::Unit) {
+      diags_.error(s.expr->loc, "task '{}' returns nothing, but a value is returned here",
+                   task_->name);
+      return;
+    }
+    Type *got = value_of(*s.expr, want);
+    if (got && got != want) type_mismatch(s.expr->loc, want, got, "returning from '" + task_->name + "'");
+  }
+
+  void type_mismatch(SourceLoc loc, Type *want, Type *got, const std::string &when) {
+    diags_.error(loc, "expected {} when {}, but this has type {}", to_string(want), when,
+                 to_string(got));
+  }
+
+  // --- Scopes ------------------------------------------------------------
+
+  void push() { scopes_.emplace_back(); }
+  void pop() { scopes_.pop_back(); }
+  void declare(VarDecl *v) {
+    if (v->name.empty()) return;
+    auto &scope = scopes_.back();
+    if (scope.count(v->name)) {
+      diags_.error(v->loc, "redeclaration of '{}' in the same block", v->name);
+      return;
+    }
+    if (globals_.count(v->name) && tasks_.count(v->name)) {
+      diags_.error(v->loc, "'{}' is already the name of a task", v->name);
+      return;
+    }
+    scope[v->name] = v;
+  }
+  VarDecl *lookup(const std::string &name) {
+    for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
+      auto f = it->find(name);
+      if (f != it->end()) return f->second;
+    }
+    return nullptr;
+  }
+
+  // --- Expressions -------------------------------------------------------
+
+  // Types e and forces it (FORCE): the type of the value e stands for.
+  Type *value_of(Expr &e, Type *want) {
+    Type *t = check_expr(e, want);
+    return t ? t->forced() : nullptr;
+  }
+
+  // Retypes an unsuffixed literal (possibly negated) to `want` where the
+  // literal rule above allows it.
+  void adapt(Expr &e, Type *want) {
+    if (!want) return;
+    if (e.kind == ExprKind::IntLit && !e.is_long && want->kind == TypeKind::Long) {
+      e.is_long = true;
+      e.type = types_.long_t();
+    } else if (e.kind == ExprKind::FloatLit && !e.is_float32 && want->kind == TypeKind::Float) {
+      e.is_float32 = true;
+      e.type = types_.float_t();
+    } else if (e.kind == ExprKind::Unary && e.unop == UnaryOp::Neg) {
+      adapt(*e.children[0], want);
+      e.type = e.children[0]->type;
+    }
+  }
+
+  static bool is_literal(const Expr &e) {
+    if (e.kind == ExprKind::IntLit || e.kind == ExprKind::FloatLit) return true;
+    return e.kind == ExprKind::Unary && e.unop == UnaryOp::Neg && is_literal(*e.children[0]);
+  }
+
+  Type *check_expr(Expr &e, Type *want) {
+    e.type = check_expr_inner(e, want);
+    if (e.type) adapt(e, want);
+    return e.type;
+  }
+
+  Type *check_expr_inner(Expr &e, Type *want) {
+    switch (e.kind) {
+      case ExprKind::IntLit: return e.is_long ? types_.long_t() : types_.int_t();
+      case ExprKind::FloatLit: return e.is_float32 ? types_.float_t() : types_.double_t();
+      case ExprKind::BoolLit: return types_.bool_t();
+      case ExprKind::StringLit:
+        diags_.error(e.loc, "a string literal can only be an argument of print");
+        return nullptr;
+      case ExprKind::Name: return check_name(e);
+      case ExprKind::Call: return check_call(e);
+      case ExprKind::Unary: return check_unary(e, want);
+      case ExprKind::Binary: return check_binary(e, want);
+      case ExprKind::Field: unsupported(e.loc, "field selections"); return nullptr;
+      case ExprKind::Index: unsupported(e.loc, "array indexing expressions"); return nullptr;
+      case ExprKind::Tuple: unsupported(e.loc, "tuples"); return nullptr;
+      case ExprKind::Construct: unsupported(e.loc, "struct and union constructors"); return nullptr;
+      case ExprKind::New: unsupported(e.loc, "array constructors"); return nullptr;
+      case ExprKind::Range: unsupported(e.loc, "ranges"); return nullptr;
+      case ExprKind::AnonTask: unsupported(e.loc, "anonymous tasks"); return nullptr;
+      case ExprKind::Future: unsupported(e.loc, "explicit futures ('task e')"); return nullptr;
+    }
+    return nullptr;
+  }
+
+  Type *check_name(Expr &e) {
+    if (!in_constant_) {
+      if (VarDecl *v = lookup(e.text)) {
+        e.var = v;
+        return v->type;
+      }
+    }
+    auto val = values_.find(e.text);
+    if (val != values_.end()) {
+      e.global = val->second;
+      return val->second->checked_type;
+    }
+    if (tasks_.count(e.text)) {
+      unsupported(e.loc, "task values (a task used other than by calling it)");
+      return nullptr;
+    }
+    Builtin b;
+    if (find_builtin(e.text, &b)) {
+      diags_.error(e.loc, "built-in function '{}' can only be called", e.text);
+      return nullptr;
+    }
+    if (globals_.count(e.text))  // a constant whose declaration had an error
+      return nullptr;
+    diags_.error(e.loc, "use of undeclared name '{}'", e.text);
+    return nullptr;
+  }
+
+  Type *check_call(Expr &e) {
+    Expr &callee = *e.children[0];
+    size_t nargs = e.children.size() - 1;
+    if (callee.kind != ExprKind::Name) {
+      unsupported(callee.loc, "calls of computed task values");
+      return nullptr;
+    }
+    Builtin b;
+    bool shadowed = lookup(callee.text) != nullptr;
+    if (!shadowed && find_builtin(callee.text, &b)) return check_builtin(e, b);
+    auto it = tasks_.find(callee.text);
+    if (shadowed || it == tasks_.end()) {
+      if (lookup(callee.text) || values_.count(callee.text))
+        diags_.error(callee.loc, "'{}' is not a task and cannot be called", callee.text);
+      else
+        diags_.error(callee.loc, "call of undeclared task '{}'", callee.text);
+      for (size_t i = 1; i < e.children.size(); ++i) check_expr(*e.children[i], nullptr);
+      return nullptr;
+    }
+    if (in_constant_) {
+      diags_.error(e.loc, "task calls in top-level values are not supported yet");
+      return nullptr;
+    }
+    TaskDecl *t = it->second;
+    callee.task = t;
+    callee.type = t->type;
+    if (nargs != t->params.size()) {
+      diags_.error(e.loc, "task '{}' takes {} argument{}, but {} {} given", t->name,
+                   t->params.size(), t->params.size() == 1 ? "" : "s", nargs,
+                   nargs == 1 ? "was" : "were");
+      return nullptr;
+    }
+    bool ok = true;
+    for (size_t i = 0; i < nargs; ++i) {
+      Type *want = t->type->params[i];
+      Type *got = value_of(*e.children[i + 1], want);
+      if (got && got != want) {
+        type_mismatch(e.children[i + 1]->loc, want, got,
+                      "passing argument '" + t->params[i].name + "' of '" + t->name + "'");
+        ok = false;
+      }
+      ok &= got != nullptr;
+    }
+    if (!ok) return nullptr;
+    return types_.future(t->result_type);  // APP
+  }
+
+  Type *check_builtin(Expr &e, Builtin b) {
+    Expr &callee = *e.children[0];
+    callee.builtin = int(b);
+    size_t nargs = e.children.size() - 1;
+    auto arg = [&](size_t i, Type *want = nullptr) { return value_of(*e.children[i + 1], want); };
+    auto arity = [&](size_t n) {
+      if (nargs == n) return true;
+      diags_.error(e.loc, "'{}' takes {} argument{}, but {} {} given", callee.text, n,
+                   n == 1 ? "" : "s", nargs, nargs == 1 ? "was" : "were");
+      return false;
+    };
+    switch (b) {
+      case Builtin::print_: {
+        for (size_t i = 0; i < nargs; ++i) {
+          Expr &a = *e.children[i + 1];
+          if (a.kind == ExprKind::StringLit) {
+            a.type = types_.string_t();
+            continue;
+          }
+          Type *t = arg(i);
+          if (t && !t->is_scalar()) {
+            diags_.error(a.loc, "print cannot print a value of type {} yet", to_string(t));
+          }
+        }
+        return types_.unit_t();
+      }
+      case Builtin::int_:
+      case Builtin::long_:
+      case Builtin::float_:
+      case Builtin::double_: {
+        if (!arity(1)) return nullptr;
+        Type *t = arg(0);
+        if (!t) return nullptr;
+        if (!t->is_scalar()) {
+          diags_.error(e.children[1]->loc, "cannot convert {} to {}", to_string(t), callee.text);
+          return nullptr;
+        }
+        return b == Builtin::int_    ? types_.int_t()
+               : b == Builtin::long_ ? types_.long_t()
+               : b == Builtin::float_ ? types_.float_t()
+                                      : types_.double_t();
+      }
+      case Builtin::abs_: {
+        if (!arity(1)) return nullptr;
+        Type *t = arg(0);
+        if (t && !t->is_numeric()) return numeric_error(*e.children[1], callee.text, t);
+        return t;
+      }
+      case Builtin::min_:
+      case Builtin::max_:
+      case Builtin::pow_: {
+        if (!arity(2)) return nullptr;
+        Type *a = arg(0), *c = arg(1);
+        if (!a || !c) return nullptr;
+        if (is_literal(*e.children[1]) && !is_literal(*e.children[2])) {
+          adapt(*e.children[1], c);
+          a = e.children[1]->type;
+        } else {
+          adapt(*e.children[2], a);
+          c = e.children[2]->type;
+        }
+        bool need_float = b == Builtin::pow_;
+        if (!(need_float ? a->is_floating() : a->is_numeric()))
+          return numeric_error(*e.children[1], callee.text, a);
+        if (a != c) {
+          diags_.error(e.children[2]->loc, "'{}' needs two arguments of the same type, not {} and {}",
+                       callee.text, to_string(a), to_string(c));
+          return nullptr;
+        }
+        return a;
+      }
+      case Builtin::sqrt_:
+      case Builtin::exp_:
+      case Builtin::log_:
+      case Builtin::sin_:
+      case Builtin::cos_:
+      case Builtin::floor_: {
+        if (!arity(1)) return nullptr;
+        Type *t = arg(0);
+        if (t && !t->is_floating()) {
+          diags_.error(e.children[1]->loc, "'{}' takes a float or double, not {}", callee.text,
+                       to_string(t));
+          return nullptr;
+        }
+        return t;
+      }
+      case Builtin::hash_: {
+        if (!arity(1)) return nullptr;
+        Type *t = arg(0, types_.long_t());
+        if (t && t != types_.long_t()) {
+          diags_.error(e.children[1]->loc, "'hash' takes a long, not {}", to_string(t));
+          return nullptr;
+        }
+        return types_.long_t();
+      }
+    }
+    return nullptr;
+  }
+
+  Type *numeric_error(Expr &a, const std::string &fn, Type *t) {
+    diags_.error(a.loc, "'{}' takes a number, not {}", fn, to_string(t));
+    return nullptr;
+  }
+
+  Type *check_unary(Expr &e, Type *want) {
+    Type *t = value_of(*e.children[0], want);
+    if (!t) return nullptr;
+    switch (e.unop) {
+      case UnaryOp::Neg:
+        if (t->is_numeric()) return t;
+        break;
+      case UnaryOp::Not:
+        if (t->kind == TypeKind::Bool) return t;
+        break;
+      case UnaryOp::BitNot:
+        if (t->is_integer()) return t;
+        break;
+    }
+    diags_.error(e.loc, "operator '{}' cannot be applied to {}", spelling(e.unop), to_string(t));
+    return nullptr;
+  }
+
+  Type *check_binary(Expr &e, Type *want) {
+    BinaryOp op = e.binop;
+    bool logical = op == BinaryOp::And || op == BinaryOp::Or;
+    bool compare = op == BinaryOp::Lt || op == BinaryOp::Le || op == BinaryOp::Gt ||
+                   op == BinaryOp::Ge || op == BinaryOp::Eq || op == BinaryOp::Ne;
+    bool shift = op == BinaryOp::Shl || op == BinaryOp::Shr;
+    Type *operand_want = (logical || compare || shift) ? nullptr : want;
+    Expr &l = *e.children[0], &r = *e.children[1];
+    Type *a = value_of(l, logical ? types_.bool_t() : operand_want);
+    Type *b = value_of(r, logical ? types_.bool_t() : shift ? nullptr : operand_want);
+    if (!a || !b) return nullptr;
+    if (!shift && a != b) {
+      if (is_literal(l) && !is_literal(r)) adapt(l, b);
+      else if (is_literal(r)) adapt(r, a);
+      a = l.type->forced();
+      b = r.type->forced();
+    }
+    auto bad = [&]() -> Type * {
+      diags_.error(e.loc, "operator '{}' cannot be applied to {} and {}", spelling(op),
+                   to_string(a), to_string(b));
+      return nullptr;
+    };
+    if (logical) return a->kind == TypeKind::Bool && b->kind == TypeKind::Bool ? a : bad();
+    if (shift) return a->is_integer() && b->is_integer() ? a : bad();
+    if (a != b) return bad();
+    if (compare) {
+      bool eq = op == BinaryOp::Eq || op == BinaryOp::Ne;
+      return (a->is_numeric() || (eq && a->kind == TypeKind::Bool)) ? types_.bool_t() : bad();
+    }
+    switch (op) {
+      case BinaryOp::Add:
+      case BinaryOp::Sub:
+      case BinaryOp::Mul:
+      case BinaryOp::Div: return a->is_numeric() ? a : bad();
+      case BinaryOp::Mod: return a->is_integer() ? a : bad();
+      case BinaryOp::BitAnd:
+      case BinaryOp::BitOr:
+      case BinaryOp::BitXor:
+        return (a->is_integer() || a->kind == TypeKind::Bool) ? a : bad();
+      default: return bad();
+    }
+  }
+
+  Program &program_;
+  TypeContext &types_;
+  Diagnostics &diags_;
+  std::map<std::string, SourceLoc> globals_;
+  std::map<std::string, TaskDecl *> tasks_;
+  std::map<std::string, ValueDecl *> values_;
+  std::vector<std::map<std::string, VarDecl *>> scopes_;
+  TaskDecl *task_ = nullptr;
+  bool in_constant_ = false;
+};
+
+}  // namespace
+
+bool find_builtin(const std::string &name, Builtin *out) {
+  for (size_t i = 0; i < sizeof(kBuiltinNames) / sizeof(kBuiltinNames[0]); ++i) {
+    if (name == kBuiltinNames[i]) {
+      *out = Builtin(i);
+      return true;
+    }
+  }
+  return false;
+}
+
+const char *builtin_name(Builtin b) { return kBuiltinNames[int(b)]; }
+
+void check(ast::Program &program, TypeContext &types, Diagnostics &diags) {
+  Checker(program, types, diags).run();
+  diags.check_no_errors();
+}
+
+}  // namespace kite

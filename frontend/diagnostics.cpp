@@ -1,0 +1,42 @@
+#include "frontend/diagnostics.h"
+
+#include <cstdlib>
+#include <iostream>
+
+namespace kite {
+
+Diagnostics::Diagnostics(const SourceFile &file, std::ostream &out) : file_(file), out_(out) {}
+
+void Diagnostics::report(SourceLoc loc, const char *severity, const std::string &message) {
+  if (!loc.valid()) {
+    out_ << file_.path() << ": " << severity << ": " << message << "\n";
+    return;
+  }
+  out_ << file_.path() << ":" << loc.line << ":" << loc.col << ": " << severity << ": " << message
+       << "\n";
+  std::string text = file_.line(loc.line);
+  out_ << text << "\n";
+  // Keep tabs so the caret lines up under the same column in a terminal.
+  std::string caret;
+  for (int i = 0; i + 1 < loc.col && size_t(i) < text.size(); ++i)
+    caret += text[i] == '\t' ? '\t' : ' ';
+  out_ << caret << "^\n";
+}
+
+void Diagnostics::error(SourceLoc loc, const std::string &message) {
+  ++errors_;
+  report(loc, "error", message);
+}
+
+void Diagnostics::note(SourceLoc loc, const std::string &message) { report(loc, "note", message); }
+
+void Diagnostics::check_no_errors() const {
+  if (errors_ > 0) throw CompileFailed();
+}
+
+void internal_error(const std::string &message) {
+  std::cerr << "kitec: internal compiler error: " << message << "\n";
+  std::exit(2);
+}
+
+}  // namespace kite

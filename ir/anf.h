@@ -1,0 +1,20 @@
+// ANF rewriting (§3.3.1): afterwards every task call stands in a statement of
+// its own, `f(a);` or `x <- f(a);`, with arguments that contain no task call;
+// blocks are flattened, and statements after an `if` with a returning branch
+// move into the branch that does not return, so `return` ends every path it
+// is on. Fresh variables hold intermediate results.
+#pragma once
+
+#include "frontend/ast.h"
+#include "frontend/diagnostics.h"
+
+namespace kite {
+
+void to_anf(ast::Program &program, TypeContext &types, Diagnostics &diags);
+
+// True if e contains a call of a task (not of a built-in).
+bool contains_task_call(const ast::Expr &e);
+// True if e itself is a call of a task.
+bool is_task_call(const ast::Expr &e);
+
+}  // namespace kite

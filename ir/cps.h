@@ -1,0 +1,94 @@
+// CPS lowering (§4.1): turns each task's nested task graph into blocks of
+// straight-line code that never wait. A block runs when everything it
+// depends on has happened; what it depends on is counted by a join counter
+// in the task's record, so it runs exactly once, when its last input arrives.
+//
+// Blocks are groups of graph nodes with the same set of parallel ancestors.
+// The events a block waits on are the completions of the parallel nodes that
+// feed it (task calls and nested `if`s that contain calls) and the ends of
+// the other blocks that compute its inputs. A finished call writes its value
+// into the caller's record (the *result*: the caller's record plus the node
+// it finishes) and signals the node; every block waiting on that node is
+// told, which is how one output reaches several waiting nodes. A graph is
+// finished when all its parallel nodes and blocks are; a task is finished
+// when its body graph is, so a task never finishes before the tasks it
+// started (fully strict).
+#pragma once
+
+#include <iosfwd>
+#include <vector>
+
+#include "ir/ntg.h"
+
+namespace kite::cps {
+
+enum class OpKind {
+  Exec,   // a non-parallel statement, run inline
+  Spawn,  // a task call: make the callee's record and queue its entry block
+  If,     // an `if`: immediate (both branches inline) or a parallel node
+};
+
+struct Op {
+  OpKind kind = OpKind::Exec;
+  ast::Stmt *stmt = nullptr;
+  int node = -1;  // Spawn and parallel If: the node the completion signals
+  bool parallel = false;  // If: the branches are graphs of their own
+  std::vector<Op> then_ops, else_ops;  // immediate If
+  int then_graph = -1, else_graph = -1;  // parallel If
+};
+
+struct Block {
+  int id = -1;       // index in Program::blocks
+  int code = -1;     // the uber-kernel's switch case; -1 for an inline graph entry
+  int task = -1;
+  int graph = -1;
+  bool is_entry = false;
+  int counter_slot = -1;  // join counter (non-entry blocks)
+  int counter_init = 0;
+  std::vector<Op> ops;
+  std::vector<int> notify;  // blocks whose counters this block's end decrements
+};
+
+struct Graph {
+  int id = -1;
+  int task = -1;
+  int outstanding_slot = -1;
+  int outstanding_init = 0;  // parallel nodes + blocks
+  int parent_node = -1;      // the parallel If this graph is a branch of; -1: a task body
+  int parent_graph = -1;
+  int entry_block = -1;
+  std::vector<int> blocks;
+};
+
+struct NodeInfo {  // a parallel node: a Spawn or a parallel If
+  int graph = -1;
+  std::vector<int> notify;  // blocks waiting on this node
+  ast::VarDecl *target = nullptr;  // a Spawn's `x <- f(...)` variable
+};
+
+struct Task {
+  ast::TaskDecl *decl = nullptr;
+  int entry_block = -1;
+  int body_graph = -1;
+  std::vector<int> var_slot;  // by variable id
+  int frame_words = 0;
+};
+
+// Record layout shared by every task (slots are longs).
+constexpr int kLinkSlot = 0;    // (node << 32) | parent record; parent -1: main
+constexpr int kResultSlot = 1;  // the task's return value, raw bits
+constexpr int kFirstFreeSlot = 2;
+
+struct Program {
+  std::vector<Task> tasks;
+  std::vector<Block> blocks;
+  std::vector<Graph> graphs;
+  std::vector<NodeInfo> nodes;  // by node id (non-parallel nodes unused)
+  int num_codes = 0;
+  int frame_words = 0;  // the largest record
+};
+
+Program lower(const ntg::Program &graphs);
+void dump(const Program &p, std::ostream &out);
+
+}  // namespace kite::cps

@@ -1,0 +1,71 @@
+// Nested task graphs (§3.3.2–3.3.3): one node per statement of the ANF
+// program, each with its data dependency X → Y (runs inline) or X ⇝ Y
+// (potentially parallel), linked by the rule of §3.3.3; `if` nodes nest a
+// graph per branch.
+#pragma once
+
+#include <iosfwd>
+#include <memory>
+#include <set>
+#include <vector>
+
+#include "frontend/ast.h"
+
+namespace kite::ntg {
+
+enum class Arrow { Seq, Par };  // → and ⇝, ordered
+
+struct Dep {
+  std::set<int> x, y;  // variable ids (ast::VarDecl::id) of the task
+  Arrow arrow = Arrow::Seq;
+};
+Dep operator+(const Dep &a, const Dep &b);  // sum (§3.3.2)
+Dep compose(const Dep &a, const Dep &b);    // a ; b
+
+struct Graph;
+
+enum class NodeKind { Stmt, If };
+
+struct Node {
+  int id = -1;  // unique in the program
+  NodeKind kind = NodeKind::Stmt;
+  ast::Stmt *stmt = nullptr;
+  Dep dep;
+  bool spawns = false;  // a stmt node whose statement calls a task
+  std::unique_ptr<Graph> then_graph, else_graph;  // If
+  bool parallel() const { return dep.arrow == Arrow::Par; }
+};
+
+struct Graph {
+  int id = -1;  // unique in the program
+  std::vector<std::unique_ptr<Node>> nodes;  // in topological (source) order
+  std::vector<std::pair<int, int>> edges;    // indices into nodes, from < to
+  Dep dep;
+  std::vector<int> preds(int node) const;
+};
+
+struct TaskGraph {
+  ast::TaskDecl *task = nullptr;
+  std::vector<ast::VarDecl *> vars;  // by id
+  std::unique_ptr<Graph> body;
+};
+
+struct Program {
+  std::vector<TaskGraph> tasks;
+  int num_nodes = 0, num_graphs = 0;
+};
+
+Program build(ast::Program &program);
+
+// Readable text: every task's graph, nodes with statement and dependency,
+// and edges. `dump_dot` prints the same as Graphviz.
+void dump(const Program &p, std::ostream &out);
+void dump_dot(const Program &p, std::ostream &out);
+
+// The variables a declaration statement declares (its own and temporaries).
+std::vector<ast::VarDecl *> declared_vars(const ast::Stmt &s);
+// Kite source text of an expression or the head line of a statement.
+std::string to_kite(const ast::Expr &e);
+std::string to_kite(const ast::Stmt &s);
+
+}  // namespace kite::ntg

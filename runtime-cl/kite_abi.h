@@ -1,0 +1,86 @@
+/* The contract between kite-run (host C++), the scheduler (runtime-cl/*.cl)
+ * and the code kitec generates. Plain #defines so that both C++ and OpenCL C
+ * include it; kitec pastes it at the top of every generated program.
+ *
+ * Kernel `kite_uber` arguments, in order:
+ *   0 __global long *frames     record pool: num_frames * frame_words longs
+ *   1 __global long *deques     num_workers * deque_cap entries, one deque each
+ *   2 __global int  *deque_ctl  num_workers * KITE_DEQUE_CTL_STRIDE ints
+ *   3 __global long *printbuf   print_cap longs of print records
+ *   4 __global int  *ctl        KITE_CTL_INTS ints of control block
+ *   5 __global long *ctl64      KITE_CTL64_LONGS longs of control block
+ *   6 __global long *stats      num_workers * KITE_STATS_WORDS longs
+ *   7 __global int  *params     KITE_PARAM_COUNT ints, below
+ * Every buffer starts zero-filled; the host writes params, main's arguments
+ * (ctl64[KITE_CTL64_ARGS + i], as raw bits) and ctl[KITE_CTL_PRINT_LIMIT].
+ */
+#ifndef KITE_ABI_H
+#define KITE_ABI_H
+
+/* params[] */
+#define KITE_PARAM_NUM_WORKERS 0 /* work-items in the grid, one worker each */
+#define KITE_PARAM_NUM_FRAMES 1  /* records in the pool */
+#define KITE_PARAM_DEQUE_CAP 2   /* entries per deque, a power of two */
+#define KITE_PARAM_PRINT_CAP 3   /* longs in printbuf */
+#define KITE_PARAM_MODE 4        /* KITE_MODE_RUN or KITE_MODE_PROBE */
+#define KITE_PARAM_SPIN_LIMIT 5  /* probe: iterations to wait for the others */
+#define KITE_PARAM_COUNT 8
+
+#define KITE_MODE_RUN 0
+#define KITE_MODE_PROBE 1 /* every worker checks in; are all resident at once? */
+
+/* ctl[] (ints) */
+#define KITE_CTL_DONE 0        /* 1: main finished or an error stopped the run */
+#define KITE_CTL_ERROR 1       /* first run-time error, KITE_ERR_*; 0 = none */
+#define KITE_CTL_ERROR_SITE 2  /* its index in the artifact's site table, -1 none */
+#define KITE_CTL_YIELD 3       /* 1: workers leave at the next block boundary */
+#define KITE_CTL_PRINT_HEAD 4  /* next free long in printbuf */
+#define KITE_CTL_PRINT_LIMIT 5 /* reserving past this sets YIELD (host drains) */
+#define KITE_CTL_BUMP 6        /* records ever carved from the pool (high water) */
+#define KITE_CTL_STARTED 7     /* 1 once main's record has been created */
+#define KITE_CTL_PROBE_ARRIVED 8
+#define KITE_CTL_PROBE_FAILED 9
+#define KITE_CTL_INTS 32
+
+/* ctl64[] (longs) */
+#define KITE_CTL64_RESULT 0     /* main's result, raw bits */
+#define KITE_CTL64_ERR_A 1      /* error operands (index, length, ...) */
+#define KITE_CTL64_ERR_B 2
+#define KITE_CTL64_FREE_CHUNKS 3 /* lock-free stack of free record chunks: tag<<32 | head+1 */
+#define KITE_CTL64_ARGS 8       /* main's arguments, raw bits, one long each */
+#define KITE_MAX_MAIN_ARGS 24
+#define KITE_CTL64_LONGS 32
+
+/* deque_ctl[]: per worker, padded to a 128-byte line */
+#define KITE_DEQUE_TOP 0
+#define KITE_DEQUE_BOTTOM 1
+#define KITE_DEQUE_CTL_STRIDE 32
+
+/* stats[]: per worker */
+#define KITE_STAT_TASKS 0        /* task bodies started */
+#define KITE_STAT_CONTS 1        /* continuations run */
+#define KITE_STAT_STEAL_TRIES 2
+#define KITE_STAT_STEALS 3
+#define KITE_STAT_LAUNCHES 4     /* kernel launches this worker took part in */
+#define KITE_STATS_WORDS 8
+
+/* Run-time errors (ctl[KITE_CTL_ERROR]); kite-run words them. */
+#define KITE_ERR_NONE 0
+#define KITE_ERR_DIV_ZERO 1       /* integer division or remainder by zero */
+#define KITE_ERR_INDEX 2          /* A = index, B = length */
+#define KITE_ERR_HEAP 3           /* device heap exhausted */
+#define KITE_ERR_RECORDS 4        /* A = pool size: task/continuation records exhausted */
+#define KITE_ERR_QUEUE 5          /* A = capacity: a worker's deque is full */
+#define KITE_ERR_PRINT 6          /* one block printed more than the buffer holds */
+#define KITE_ERR_CASE 7           /* union tag matched no branch */
+
+/* Print records in printbuf: a header long holding the item count n, then n
+ * (tag, value) pairs of longs. Records are whole: one reservation per print. */
+#define KITE_PRINT_INT 1    /* value: the int, sign-extended */
+#define KITE_PRINT_LONG 2
+#define KITE_PRINT_FLOAT 3  /* value: the float's bits in the low 32 */
+#define KITE_PRINT_DOUBLE 4 /* value: the double's bits */
+#define KITE_PRINT_BOOL 5
+#define KITE_PRINT_STRING 6 /* value: index in the artifact's string table */
+
+#endif

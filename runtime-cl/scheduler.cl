@@ -1,0 +1,365 @@
+/* The Kite scheduler: persistent workers over work-stealing deques.
+ *
+ * kitec pastes this file into every program, after kite_abi.h and before the
+ * generated code, which supplies kite_block (the uber-kernel's switch over
+ * block codes), kite_signal (what a finished node or block tells its record)
+ * and kite_start_main.
+ *
+ * Workers. The host launches exactly as many work-groups as can be resident
+ * at once (on PoCL: the compute units; on a GPU: measured by KITE_MODE_PROBE),
+ * each of one work-item, so every worker makes progress on its own and no
+ * work-item ever waits on another of its own group.
+ *
+ * Work. An entry of a deque is a long: (block code << 32) | record index. A
+ * record is KITE_FRAME_WORDS longs of the pool: a task's parameters, locals,
+ * join counters, its result slot and the link to the node of its caller that
+ * its result finishes. The worker keeps one entry in hand (`next`): the first
+ * task a block spawns or the first continuation a finished task makes ready
+ * runs next on the same worker without touching the deque, so a chain of
+ * calls runs depth-first; everything else is pushed at the bottom of the
+ * worker's deque, where idle workers steal it from the top.
+ *
+ * The deque is Chase and Lev's: the owner pushes and pops at the bottom
+ * without atomics except when it takes the last entry; thieves take the top
+ * with a compare-and-swap. Indices grow without bound and wrap at the
+ * capacity, a power of two; a full deque is a run-time error, not a resize.
+ * OpenCL 1.2 has no acquire/release, so shared state is `volatile __global`
+ * and the store-to-load orderings the algorithm needs are mem_fence plus
+ * atomics, which are device-coherent on both PoCL and NVIDIA.
+ *
+ * Records are recycled through a private free list per worker; a worker
+ * whose list grows past two chunks gives one chunk back to a global
+ * lock-free stack (tagged against ABA), and a worker with none takes a chunk
+ * from it or carves a new one from the pool. Memory therefore stays bounded
+ * by the records alive at once, not by the number of tasks run.
+ *
+ * Termination. A task finishes only after every task it started, so the run
+ * is over exactly when main's record finishes: that worker sets ctl[DONE].
+ * No counter is touched per task. Errors set DONE too. When the print buffer
+ * passes its limit, ctl[YIELD] makes every worker leave at a block boundary,
+ * keeping its deque; the host drains the buffer and launches again.
+ */
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+
+#define KITE_CHUNK 32
+#define KITE_NONE (-1L)
+
+typedef volatile __global long *kite_rec;
+
+typedef struct {
+  volatile __global long *frames;
+  volatile __global long *deques;
+  volatile __global int *deque_ctl;
+  volatile __global long *printbuf;
+  volatile __global int *ctl;
+  volatile __global long *ctl64;
+  int worker, num_workers, num_frames, deque_mask, print_cap;
+  long next;      /* the entry in hand, or KITE_NONE */
+  int free_head;  /* private free list of records, linked through slot 0 */
+  int free_count;
+  uint rng;
+  long n_tasks, n_conts, n_steal_tries, n_steals;
+} kite_ctx;
+
+#define KITE_REC(c, r) ((c)->frames + (long)(r) * KITE_FRAME_WORDS)
+#define KITE_ENTRY(code, rec) (((long)(code) << 32) | (long)(uint)(rec))
+#define KITE_LINK(parent, node) (((long)(node) << 32) | (long)(uint)(parent))
+/* Typed access to a record's slots. */
+#define KITE_I(f, s) (*(volatile __global int *)((f) + (s)))
+#define KITE_L(f, s) ((f)[s])
+#define KITE_F(f, s) (*(volatile __global float *)((f) + (s)))
+#define KITE_D(f, s) (*(volatile __global double *)((f) + (s)))
+#define KITE_COUNTER(f, s) ((volatile __global int *)((f) + (s)))
+
+/* The generated part of the program. */
+void kite_block(kite_ctx *c, int rec, int code);
+int kite_signal(kite_ctx *c, int rec, int node, long bits, int graph);
+void kite_start_main(kite_ctx *c);
+
+/* ---- Errors --------------------------------------------------------------- */
+
+void kite_error(kite_ctx *c, int kind, int site, long a, long b) {
+  if (atomic_cmpxchg(&c->ctl[KITE_CTL_ERROR], 0, kind) == 0) {
+    c->ctl[KITE_CTL_ERROR_SITE] = site;
+    c->ctl64[KITE_CTL64_ERR_A] = a;
+    c->ctl64[KITE_CTL64_ERR_B] = b;
+  }
+  mem_fence(CLK_GLOBAL_MEM_FENCE);
+  atomic_xchg(&c->ctl[KITE_CTL_DONE], 1);
+}
+
+int kite_div_i(kite_ctx *c, int a, int b, int site) {
+  if (b == 0) { kite_error(c, KITE_ERR_DIV_ZERO, site, 0, 0); return 0; }
+  return (b == -1) ? (int)(0u - (uint)a) : a / b; /* INT_MIN / -1 wraps */
+}
+int kite_mod_i(kite_ctx *c, int a, int b, int site) {
+  if (b == 0) { kite_error(c, KITE_ERR_DIV_ZERO, site, 0, 0); return 0; }
+  return (b == -1) ? 0 : a % b;
+}
+long kite_div_l(kite_ctx *c, long a, long b, int site) {
+  if (b == 0) { kite_error(c, KITE_ERR_DIV_ZERO, site, 0, 0); return 0; }
+  return (b == -1) ? (long)(0ul - (ulong)a) : a / b;
+}
+long kite_mod_l(kite_ctx *c, long a, long b, int site) {
+  if (b == 0) { kite_error(c, KITE_ERR_DIV_ZERO, site, 0, 0); return 0; }
+  return (b == -1) ? 0 : a % b;
+}
+
+/* splitmix64's finaliser: a well-mixed 64-bit hash of a long. */
+long kite_hash(long x) {
+  ulong z = (ulong)x + 0x9e3779b97f4a7c15ul;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ul;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebul;
+  return (long)(z ^ (z >> 31));
+}
+
+/* ---- Records -------------------------------------------------------------- */
+
+/* Pushes the chain of `count` free records starting at `first` (linked
+ * through slot 0, ended by -1) onto the global stack of free chunks. */
+void kite_give_chunk(kite_ctx *c, int first) {
+  volatile __global long *head = &c->ctl64[KITE_CTL64_FREE_CHUNKS];
+  for (;;) {
+    long old = *head;
+    KITE_REC(c, first)[1] = (long)((int)(old & 0xffffffffL) - 1);
+    mem_fence(CLK_GLOBAL_MEM_FENCE);
+    long tag = (old >> 32) + 1;
+    long desired = (tag << 32) | (long)(uint)(first + 1);
+    if (atom_cmpxchg(head, old, desired) == old) return;
+  }
+}
+
+/* Takes a chunk from the global stack; -1 when it is empty. */
+int kite_take_chunk(kite_ctx *c) {
+  volatile __global long *head = &c->ctl64[KITE_CTL64_FREE_CHUNKS];
+  for (;;) {
+    long old = *head;
+    int first = (int)(old & 0xffffffffL) - 1;
+    if (first < 0) return -1;
+    int after = (int)KITE_REC(c, first)[1];
+    long tag = (old >> 32) + 1;
+    long desired = (tag << 32) | (long)(uint)(after + 1);
+    if (atom_cmpxchg(head, old, desired) == old) return first;
+  }
+}
+
+int kite_alloc(kite_ctx *c, int site) {
+  if (c->free_head < 0) {
+    int chunk = kite_take_chunk(c);
+    if (chunk >= 0) {
+      mem_fence(CLK_GLOBAL_MEM_FENCE);
+      c->free_head = chunk;
+      c->free_count = KITE_CHUNK;
+    } else {
+      int base = atomic_add(&c->ctl[KITE_CTL_BUMP], KITE_CHUNK);
+      if (base + KITE_CHUNK > c->num_frames) {
+        kite_error(c, KITE_ERR_RECORDS, site, c->num_frames, 0);
+        return -1;
+      }
+      for (int i = 0; i < KITE_CHUNK; ++i)
+        KITE_REC(c, base + i)[0] = (i + 1 < KITE_CHUNK) ? (long)(base + i + 1) : -1L;
+      c->free_head = base;
+      c->free_count = KITE_CHUNK;
+    }
+  }
+  int r = c->free_head;
+  c->free_head = (int)KITE_REC(c, r)[0];
+  c->free_count -= 1;
+  if (c->free_head < 0) c->free_count = 0;
+  return r;
+}
+
+/* Detaches up to KITE_CHUNK records from the private list as one chain. */
+int kite_detach_chunk(kite_ctx *c) {
+  int first = c->free_head, last = first, n = 1;
+  while (n < KITE_CHUNK && KITE_REC(c, last)[0] >= 0) {
+    last = (int)KITE_REC(c, last)[0];
+    n += 1;
+  }
+  c->free_head = (int)KITE_REC(c, last)[0];
+  KITE_REC(c, last)[0] = -1L;
+  c->free_count = c->free_head < 0 ? 0 : c->free_count - n;
+  return first;
+}
+
+void kite_free(kite_ctx *c, int r) {
+  KITE_REC(c, r)[0] = (long)c->free_head;
+  c->free_head = r;
+  c->free_count += 1;
+  if (c->free_count >= 2 * KITE_CHUNK) kite_give_chunk(c, kite_detach_chunk(c));
+}
+
+/* ---- Deques (Chase-Lev) ---------------------------------------------------- */
+
+void kite_push(kite_ctx *c, long e) {
+  volatile __global int *dc = c->deque_ctl + c->worker * KITE_DEQUE_CTL_STRIDE;
+  volatile __global long *q = c->deques + (long)c->worker * (c->deque_mask + 1);
+  int b = dc[KITE_DEQUE_BOTTOM];
+  int t = atomic_add(&dc[KITE_DEQUE_TOP], 0);
+  if (b - t > c->deque_mask) {
+    kite_error(c, KITE_ERR_QUEUE, -1, c->deque_mask + 1, 0);
+    return;
+  }
+  q[b & c->deque_mask] = e;
+  mem_fence(CLK_GLOBAL_MEM_FENCE);
+  atomic_xchg(&dc[KITE_DEQUE_BOTTOM], b + 1);
+}
+
+long kite_pop(kite_ctx *c) {
+  volatile __global int *dc = c->deque_ctl + c->worker * KITE_DEQUE_CTL_STRIDE;
+  volatile __global long *q = c->deques + (long)c->worker * (c->deque_mask + 1);
+  int b = dc[KITE_DEQUE_BOTTOM] - 1;
+  atomic_xchg(&dc[KITE_DEQUE_BOTTOM], b);
+  mem_fence(CLK_GLOBAL_MEM_FENCE);
+  int t = atomic_add(&dc[KITE_DEQUE_TOP], 0);
+  if (b - t < 0) {
+    atomic_xchg(&dc[KITE_DEQUE_BOTTOM], t);
+    return KITE_NONE;
+  }
+  long e = q[b & c->deque_mask];
+  if (b != t) return e;
+  /* The last entry: race the thieves for it. */
+  int won = atomic_cmpxchg(&dc[KITE_DEQUE_TOP], t, t + 1) == t;
+  atomic_xchg(&dc[KITE_DEQUE_BOTTOM], t + 1);
+  return won ? e : KITE_NONE;
+}
+
+long kite_steal(kite_ctx *c, int victim) {
+  volatile __global int *dc = c->deque_ctl + victim * KITE_DEQUE_CTL_STRIDE;
+  volatile __global long *q = c->deques + (long)victim * (c->deque_mask + 1);
+  int t = atomic_add(&dc[KITE_DEQUE_TOP], 0);
+  mem_fence(CLK_GLOBAL_MEM_FENCE);
+  int b = dc[KITE_DEQUE_BOTTOM];
+  if (b - t <= 0) return KITE_NONE;
+  long e = q[t & c->deque_mask];
+  mem_fence(CLK_GLOBAL_MEM_FENCE);
+  if (atomic_cmpxchg(&dc[KITE_DEQUE_TOP], t, t + 1) != t) return KITE_NONE;
+  return e;
+}
+
+long kite_try_steal(kite_ctx *c) {
+  if (c->num_workers < 2) return KITE_NONE;
+  c->rng ^= c->rng << 13;
+  c->rng ^= c->rng >> 17;
+  c->rng ^= c->rng << 5;
+  int v = (int)(c->rng % (uint)(c->num_workers - 1));
+  if (v >= c->worker) v += 1;
+  c->n_steal_tries += 1;
+  long e = kite_steal(c, v);
+  if (e != KITE_NONE) c->n_steals += 1;
+  return e;
+}
+
+/* A block of record `rec` may run: keep it in hand, or queue it. */
+void kite_ready(kite_ctx *c, int rec, int code) {
+  long e = KITE_ENTRY(code, rec);
+  if (c->next == KITE_NONE) c->next = e;
+  else kite_push(c, e);
+}
+
+/* Record `rec`'s task has finished: hand its result to the node of its caller
+ * that waits for it, and go on up while callers finish too. */
+void kite_finish(kite_ctx *c, int rec) {
+  for (;;) {
+    kite_rec f = KITE_REC(c, rec);
+    long link = f[0];
+    long bits = f[1];
+    int parent = (int)(link & 0xffffffffL);
+    int node = (int)(link >> 32);
+    kite_free(c, rec);
+    if (parent < 0) {
+      c->ctl64[KITE_CTL64_RESULT] = bits;
+      mem_fence(CLK_GLOBAL_MEM_FENCE);
+      atomic_xchg(&c->ctl[KITE_CTL_DONE], 1);
+      return;
+    }
+    if (!kite_signal(c, parent, node, bits, -1)) return;
+    rec = parent;
+  }
+}
+
+/* ---- Print ------------------------------------------------------------------- */
+
+/* Reserves a whole record of `items` items; -1 if the run is stopping. */
+int kite_print_reserve(kite_ctx *c, int items) {
+  if (c->ctl[KITE_CTL_DONE]) return -1;
+  int words = 1 + 2 * items;
+  int at = atomic_add(&c->ctl[KITE_CTL_PRINT_HEAD], words);
+  if (at + words > c->print_cap) {
+    kite_error(c, KITE_ERR_PRINT, -1, 0, 0);
+    return -1;
+  }
+  if (at + words > c->ctl[KITE_CTL_PRINT_LIMIT]) atomic_xchg(&c->ctl[KITE_CTL_YIELD], 1);
+  c->printbuf[at] = items;
+  return at + 1;
+}
+
+/* ---- The kernel ------------------------------------------------------------ */
+
+__kernel void kite_uber(__global long *frames, __global long *deques, __global int *deque_ctl,
+                        __global long *printbuf, __global int *ctl, __global long *ctl64,
+                        __global long *stats, __global int *params) {
+  kite_ctx ctx;
+  kite_ctx *c = &ctx;
+  c->frames = frames;
+  c->deques = deques;
+  c->deque_ctl = deque_ctl;
+  c->printbuf = printbuf;
+  c->ctl = ctl;
+  c->ctl64 = ctl64;
+  c->worker = (int)get_global_id(0);
+  c->num_workers = params[KITE_PARAM_NUM_WORKERS];
+  c->num_frames = params[KITE_PARAM_NUM_FRAMES];
+  c->deque_mask = params[KITE_PARAM_DEQUE_CAP] - 1;
+  c->print_cap = params[KITE_PARAM_PRINT_CAP];
+  if (c->worker >= c->num_workers) return;
+
+  if (params[KITE_PARAM_MODE] == KITE_MODE_PROBE) {
+    /* Are all workers resident at once? Each checks in and waits, boundedly,
+     * for the others; one that gives up says so. */
+    atomic_inc(&c->ctl[KITE_CTL_PROBE_ARRIVED]);
+    int limit = params[KITE_PARAM_SPIN_LIMIT];
+    for (int i = 0; i < limit; ++i)
+      if (atomic_add(&c->ctl[KITE_CTL_PROBE_ARRIVED], 0) >= c->num_workers) return;
+    atomic_xchg(&c->ctl[KITE_CTL_PROBE_FAILED], 1);
+    return;
+  }
+
+  c->next = KITE_NONE;
+  c->free_head = -1;
+  c->free_count = 0;
+  c->rng = 2463534242u ^ (uint)(c->worker * 7919 + 1);
+  c->n_tasks = c->n_conts = c->n_steal_tries = c->n_steals = 0;
+
+  if (c->worker == 0 && c->ctl[KITE_CTL_STARTED] == 0) {
+    c->ctl[KITE_CTL_STARTED] = 1;
+    kite_start_main(c);
+  }
+
+  uint iter = 0;
+  for (;;) {
+    if (c->next == KITE_NONE) c->next = kite_pop(c);
+    if (c->next == KITE_NONE) {
+      if (c->ctl[KITE_CTL_DONE] | c->ctl[KITE_CTL_YIELD]) break;
+      c->next = kite_try_steal(c);
+      if (c->next == KITE_NONE) continue;
+    } else if ((++iter & 31u) == 0 && (c->ctl[KITE_CTL_DONE] | c->ctl[KITE_CTL_YIELD])) {
+      if (!c->ctl[KITE_CTL_DONE]) kite_push(c, c->next); /* resume it next launch */
+      break;
+    }
+    long e = c->next;
+    c->next = KITE_NONE;
+    mem_fence(CLK_GLOBAL_MEM_FENCE);
+    kite_block(c, (int)(e & 0xffffffffL), (int)(e >> 32));
+  }
+
+  /* Records on the private list would be lost with this launch. */
+  while (c->free_head >= 0) kite_give_chunk(c, kite_detach_chunk(c));
+  __global long *st = stats + (long)c->worker * KITE_STATS_WORDS;
+  st[KITE_STAT_TASKS] += c->n_tasks;
+  st[KITE_STAT_CONTS] += c->n_conts;
+  st[KITE_STAT_STEAL_TRIES] += c->n_steal_tries;
+  st[KITE_STAT_STEALS] += c->n_steals;
+  st[KITE_STAT_LAUNCHES] += 1;
+}

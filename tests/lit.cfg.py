@@ -1,0 +1,18 @@
+# lit configuration: every .kite file under tests/ with a RUN: line is a test.
+import os
+import lit.formats
+
+config.name = "kite"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".kite"]
+config.excludes = ["Inputs", "unit"]
+config.test_source_root = os.path.dirname(__file__)
+
+bin_dir = lit_config.params.get("kite_bin", os.path.join(config.test_source_root, "..", "build", "bin"))
+llvm_bin = "/usr/lib/llvm-14/bin"
+config.environment["PATH"] = os.pathsep.join([bin_dir, llvm_bin, config.environment.get("PATH", "")])
+# Keep kernel-binary caches of test runs out of the user's home.
+config.environment["XDG_CACHE_HOME"] = os.path.join(lit_config.params.get("kite_bin", "/tmp"), "..", "test-cache")
+config.substitutions.append(("%kitec", os.path.join(bin_dir, "kitec")))
+config.substitutions.append(("%kite-run", os.path.join(bin_dir, "kite-run")))
+config.substitutions.append(("%examples", os.path.join(config.test_source_root, "..", "examples")))
