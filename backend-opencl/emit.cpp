@@ -333,6 +333,7 @@ class Emitter {
     s << "    default: break;\n    }\n";
     s << "    switch (graph) {\n";
     for (const cps::Graph &g : p_.graphs) {
+      if (g.id < 0) continue;  // a branch of an immediate if: no counters
       s << fmt::format("    case {}:\n", g.id);
       line(s, 6, fmt::format("if (atomic_dec(KITE_COUNTER(f, {})) != 1) return 0;",
                              g.outstanding_slot));

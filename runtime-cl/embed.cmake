@@ -1,5 +1,6 @@
-# Writes OUT, a header defining kite::kRuntimeSource: the files in PARTS, in
-# order, as one raw string literal.
+# Writes OUT, a header defining kite::kRuntimeSource: the files in PARTS
+# (separated by |), in order, as one raw string literal.
+string(REPLACE "|" ";" PARTS "${PARTS}")
 set(text "")
 foreach(part ${PARTS})
   file(READ ${part} content)

@@ -7,6 +7,8 @@ config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".kite"]
 config.excludes = ["Inputs", "unit"]
 config.test_source_root = os.path.dirname(__file__)
+# Test outputs go to the build tree, not beside the sources.
+config.test_exec_root = os.path.join(lit_config.params.get("kite_bin", "/tmp/kite-lit"), "..", "tests-out")
 
 bin_dir = lit_config.params.get("kite_bin", os.path.join(config.test_source_root, "..", "build", "bin"))
 llvm_bin = "/usr/lib/llvm-14/bin"

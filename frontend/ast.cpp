@@ -1,0 +1,304 @@
+// Operator spellings and the AST printer behind `kitec --dump-ast`.
+//
+// The dump is meant for tests and for people: declarations in source order,
+// one statement per line indented by two spaces per level, expressions as
+// prefix S-expressions, types as Kite source spells them. For example
+//
+//   task main(n: int): int
+//     decl x: int = (+ n 1)
+//     if (< x 3)
+//       return (call f x)
+//     else
+//       return 0
+#include "frontend/ast.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <ostream>
+#include <sstream>
+
+namespace kite::ast {
+
+const char *spelling(BinaryOp op) {
+  switch (op) {
+#define X(k, s) \
+  case BinaryOp::k: return s;
+    KITE_BINARY_OPS(X)
+#undef X
+  }
+  return "?";
+}
+
+const char *spelling(UnaryOp op) {
+  switch (op) {
+    case UnaryOp::Neg: return "-";
+    case UnaryOp::Not: return "!";
+    case UnaryOp::BitNot: return "~";
+  }
+  return "?";
+}
+
+std::string to_string(const TypeExpr &type) {
+  std::string out;
+  if (type.name == "(tuple)") {
+    out = "(";
+    for (size_t i = 0; i < type.args.size(); ++i)
+      out += (i ? ", " : "") + to_string(*type.args[i]);
+    return out + ")";
+  }
+  out = type.name;
+  if (!type.args.empty()) {
+    out += "<";
+    for (size_t i = 0; i < type.args.size(); ++i)
+      out += (i ? ", " : "") + to_string(*type.args[i]);
+    out += ">";
+  }
+  return out;
+}
+
+namespace {
+
+std::string quote(const std::string &text) {
+  std::string out = "\"";
+  for (unsigned char c : text) {
+    switch (c) {
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      case '\r': out += "\\r"; break;
+      case '\\': out += "\\\\"; break;
+      case '"': out += "\\\""; break;
+      default:
+        if (c < 0x20 || c == 0x7f)
+          out += fmt::format("\\x{:02x}", c);
+        else
+          out += char(c);
+    }
+  }
+  return out + "\"";
+}
+
+std::string float_text(const Expr &e) {
+  std::string s = e.is_float32 ? fmt::format("{}", float(e.float_value))
+                               : fmt::format("{}", e.float_value);
+  // Keep a float recognisable as one: 1.0 prints as `1.0`, not `1`.
+  if (s.find_first_of(".enia") == std::string::npos) s += ".0";
+  return e.is_float32 ? s + "f" : s;
+}
+
+std::string params_text(const std::vector<Param> &params) {
+  std::string out = "(";
+  for (size_t i = 0; i < params.size(); ++i)
+    out += fmt::format("{}{}: {}", i ? ", " : "", params[i].name, to_string(*params[i].type));
+  return out + ")";
+}
+
+// `name(a: int): int`, the header shared by named and anonymous tasks.
+std::string task_header(const TaskDecl &task) {
+  std::string out = task.name + params_text(task.params);
+  if (task.result) out += ": " + to_string(*task.result);
+  return out;
+}
+
+class Printer {
+ public:
+  explicit Printer(std::ostream &out) : out_(out) {}
+
+  void program(const Program &p) {
+    // The program keeps each kind of declaration in its own list; print them
+    // interleaved again, in the order they were written.
+    struct Item {
+      SourceLoc loc;
+      const void *decl;
+      int kind;  // 0 struct, 1 value, 2 task
+    };
+    std::vector<Item> items;
+    for (auto &s : p.structs) items.push_back({s->loc, s.get(), 0});
+    for (auto &v : p.values) items.push_back({v->loc, v.get(), 1});
+    for (auto &t : p.tasks) items.push_back({t->loc, t.get(), 2});
+    std::stable_sort(items.begin(), items.end(), [](const Item &a, const Item &b) {
+      return a.loc.line != b.loc.line ? a.loc.line < b.loc.line : a.loc.col < b.loc.col;
+    });
+    for (auto &item : items) {
+      if (item.kind == 0) {
+        auto &s = *static_cast<const StructDecl *>(item.decl);
+        out_ << (s.is_union ? "union " : "struct ") << s.name << "\n";
+        for (auto &f : s.fields) out_ << "  " << f.name << ": " << to_string(*f.type) << "\n";
+      } else if (item.kind == 1) {
+        auto &v = *static_cast<const ValueDecl *>(item.decl);
+        out_ << "value " << v.name;
+        if (v.type) out_ << ": " << to_string(*v.type);
+        out_ << " = ";
+        expr(*v.init, 0);
+        out_ << "\n";
+      } else {
+        auto &t = *static_cast<const TaskDecl *>(item.decl);
+        out_ << "task " << task_header(t) << "\n";
+        stmts(t.body, 1);
+      }
+    }
+  }
+
+ private:
+  void line_start(int indent) { out_ << std::string(size_t(indent) * 2, ' '); }
+
+  void stmts(const StmtList &list, int indent) {
+    for (auto &s : list) stmt(*s, indent);
+  }
+
+  void stmt(const Stmt &s, int indent) {
+    line_start(indent);
+    switch (s.kind) {
+      case StmtKind::ExprStmt:
+        out_ << "expr ";
+        expr(*s.expr, indent);
+        break;
+      case StmtKind::Decl:
+        out_ << "decl ";
+        for (size_t i = 0; i < s.vars.size(); ++i) out_ << (i ? ", " : "") << s.vars[i]->name;
+        if (s.decl_type) out_ << ": " << to_string(*s.decl_type);
+        if (s.expr) {
+          out_ << " = ";
+          expr(*s.expr, indent);
+        }
+        break;
+      case StmtKind::Assign:
+        out_ << "assign ";
+        expr(*s.target, indent);
+        out_ << " ";
+        expr(*s.expr, indent);
+        break;
+      case StmtKind::Return:
+        out_ << "return";
+        if (s.expr) {
+          out_ << " ";
+          expr(*s.expr, indent);
+        }
+        break;
+      case StmtKind::Then:
+        out_ << "then\n";
+        stmts(s.body, indent + 1);
+        stmts(s.else_body, indent + 1);
+        return;
+      case StmtKind::Block:
+        out_ << "block\n";
+        stmts(s.body, indent + 1);
+        return;
+      case StmtKind::If:
+        out_ << "if ";
+        expr(*s.expr, indent);
+        out_ << "\n";
+        stmts(s.body, indent + 1);
+        if (s.has_else) {
+          line_start(indent);
+          out_ << "else\n";
+          stmts(s.else_body, indent + 1);
+        }
+        return;
+      case StmtKind::Case:
+        out_ << "case ";
+        expr(*s.expr, indent);
+        out_ << "\n";
+        for (auto &b : s.branches) {
+          line_start(indent + 1);
+          if (b.field.empty())
+            out_ << "default:\n";
+          else
+            out_ << b.field << " " << b.binder << ":\n";
+          stmts(b.body, indent + 2);
+        }
+        return;
+      case StmtKind::For:
+      case StmtKind::Map:
+        out_ << (s.kind == StmtKind::For ? "for " : "map ") << s.elem_var->name << " = ";
+        expr(*s.expr, indent);
+        if (s.index_var) out_ << " [" << s.index_var->name << "]";
+        out_ << "\n";
+        stmts(s.body, indent + 1);
+        return;
+    }
+    out_ << "\n";
+  }
+
+  // `indent` is that of the line the expression is on; an anonymous task's
+  // body goes one level deeper.
+  void expr(const Expr &e, int indent) {
+    switch (e.kind) {
+      case ExprKind::IntLit:
+        out_ << e.int_value << (e.is_long ? "L" : "");
+        return;
+      case ExprKind::FloatLit:
+        out_ << float_text(e);
+        return;
+      case ExprKind::BoolLit:
+        out_ << (e.bool_value ? "true" : "false");
+        return;
+      case ExprKind::StringLit:
+        out_ << quote(e.text);
+        return;
+      case ExprKind::Name:
+        out_ << e.text;
+        return;
+      case ExprKind::Call: list("call", e, indent); return;
+      case ExprKind::Unary: list(spelling(e.unop), e, indent); return;
+      case ExprKind::Binary: list(spelling(e.binop), e, indent); return;
+      case ExprKind::Field:
+        out_ << "(. ";
+        expr(*e.children[0], indent);
+        out_ << " " << e.text << ")";
+        return;
+      case ExprKind::Index: list("index", e, indent); return;
+      case ExprKind::Tuple: list("tuple", e, indent); return;
+      case ExprKind::Range: list("range", e, indent); return;
+      case ExprKind::Future: list("future", e, indent); return;
+      case ExprKind::New:
+        out_ << "(new " << to_string(*e.type_expr);
+        for (auto &c : e.children) {
+          out_ << " ";
+          expr(*c, indent);
+        }
+        out_ << ")";
+        return;
+      case ExprKind::Construct:
+        out_ << "(construct " << e.type_expr->name;
+        for (auto &f : e.fields) {
+          out_ << " (" << f.name << " ";
+          expr(*f.value, indent);
+          out_ << ")";
+        }
+        out_ << ")";
+        return;
+      case ExprKind::AnonTask:
+        out_ << "(task " << task_header(*e.anon);
+        for (auto &s : e.anon->body) {
+          out_ << "\n";
+          // stmt() ends its lines with "\n"; the closing paren goes on the
+          // last one, so print into a buffer and trim.
+          std::ostringstream body;
+          Printer(body).stmt(*s, indent + 1);
+          std::string text = body.str();
+          if (!text.empty() && text.back() == '\n') text.pop_back();
+          out_ << text;
+        }
+        out_ << ")";
+        return;
+    }
+  }
+
+  void list(const char *head, const Expr &e, int indent) {
+    out_ << "(" << head;
+    for (auto &c : e.children) {
+      out_ << " ";
+      expr(*c, indent);
+    }
+    out_ << ")";
+  }
+
+  std::ostream &out_;
+};
+
+}  // namespace
+
+void dump(const Program &program, std::ostream &out) { Printer(out).program(program); }
+
+}  // namespace kite::ast

@@ -1,0 +1,228 @@
+#include "host/artifact.h"
+
+#include <fmt/format.h>
+
+#include <cctype>
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <fstream>
+#include <optional>
+#include <sstream>
+
+#include "host/cl.h"
+
+namespace kite::host {
+namespace {
+
+// Frames beyond this many longs are surely a corrupt file, not a real program.
+constexpr int kMaxFrameWords = 1 << 16;
+
+class Parser {
+ public:
+  Parser(std::string_view text, const std::string &path) : text_(text), path_(path) {}
+
+  Artifact parse() {
+    Artifact a;
+    a.path = path_;
+    std::string_view first = next_line();
+    if (first.substr(0, 14) != "kite-artifact ") {
+      throw RunError(fmt::format("'{}' is not a kite artifact (compile it with kitec)", path_));
+    }
+    if (first != "kite-artifact 1") {
+      fail(fmt::format("unsupported artifact version '{}' (this kite-run reads version 1)",
+                       first.substr(14)));
+    }
+    bool have_result = false, have_source = false;
+    for (;;) {
+      if (pos_ >= text_.size()) fail("the file ends before its 'opencl' line");
+      std::string_view line = next_line();
+      if (line.empty()) continue;
+      std::string_view key = word(line);
+      if (key == "source") {
+        if (have_source) fail("a second 'source' line");
+        if (line.empty()) fail("'source' without a file name");
+        a.source = std::string(line);
+        have_source = true;
+      } else if (key == "param") {
+        Param p;
+        p.name = std::string(word(line));
+        p.type = std::string(line);
+        if (!is_identifier(p.name) || p.type.empty()) fail("expected 'param <name> <type>'");
+        a.params.push_back(std::move(p));
+      } else if (key == "result") {
+        if (have_result) fail("a second 'result' line");
+        if (line.empty()) fail("'result' without a type");
+        a.result = std::string(line);
+        have_result = true;
+      } else if (key == "string") {
+        expect_index(word(line), a.strings.size(), "string");
+        a.strings.push_back(unescape(line));
+      } else if (key == "site") {
+        expect_index(word(line), a.sites.size(), "site");
+        Site s;
+        s.line = number(word(line), "site line", 0, 1 << 30);
+        s.column = number(word(line), "site column", 0, 1 << 30);
+        if (!line.empty()) fail("expected 'site <index> <line> <column>'");
+        a.sites.push_back(s);
+      } else if (key == "frame-words") {
+        if (a.frame_words != 0) fail("a second 'frame-words' line");
+        a.frame_words = number(word(line), "frame-words", 1, kMaxFrameWords);
+        if (!line.empty()) fail("expected 'frame-words <count>'");
+      } else if (key == "opencl") {
+        long bytes = number(word(line), "opencl byte count", 0, 1 << 30);
+        if (!line.empty()) fail("expected 'opencl <byte count>'");
+        if (text_.size() - pos_ < static_cast<size_t>(bytes)) {
+          fail(fmt::format("the OpenCL source is cut short: {} bytes announced, {} present", bytes,
+                           text_.size() - pos_));
+        }
+        a.opencl = std::string(text_.substr(pos_, bytes));
+        for (size_t i = pos_ + bytes; i < text_.size(); ++i) {
+          if (!std::isspace(static_cast<unsigned char>(text_[i]))) {
+            fail(fmt::format("{} bytes follow the OpenCL source it announced", text_.size() - i));
+          }
+        }
+        break;
+      } else {
+        fail(fmt::format("unknown line '{}' (is kite-run older than kitec?)", key));
+      }
+    }
+    if (!have_result) fail("no 'result' line");
+    if (a.frame_words == 0) fail("no 'frame-words' line");
+    if (!have_source) a.source = path_;
+    return a;
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string &message) const {
+    throw RunError(fmt::format("{}:{}: malformed artifact: {}", path_, line_no_, message));
+  }
+
+  std::string_view next_line() {
+    size_t end = text_.find('\n', pos_);
+    if (end == std::string_view::npos) end = text_.size();
+    std::string_view line = text_.substr(pos_, end - pos_);
+    pos_ = end < text_.size() ? end + 1 : end;
+    ++line_no_;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    return line;
+  }
+
+  // Takes the first space-separated word off `line`; `line` keeps the rest.
+  static std::string_view word(std::string_view &line) {
+    size_t start = line.find_first_not_of(' ');
+    if (start == std::string_view::npos) {
+      line = {};
+      return {};
+    }
+    line.remove_prefix(start);
+    size_t end = line.find(' ');
+    std::string_view w = line.substr(0, end);
+    line.remove_prefix(end == std::string_view::npos ? line.size() : end);
+    size_t rest = line.find_first_not_of(' ');
+    line.remove_prefix(rest == std::string_view::npos ? line.size() : rest);
+    return w;
+  }
+
+  int number(std::string_view text, const char *what, long min, long max) const {
+    long value = 0;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (text.empty() || ec != std::errc() || end != text.data() + text.size() || value < min ||
+        value > max) {
+      fail(fmt::format("bad {} '{}'", what, text));
+    }
+    return static_cast<int>(value);
+  }
+
+  void expect_index(std::string_view text, size_t expected, const char *what) const {
+    if (number(text, what, 0, 1 << 30) != static_cast<long>(expected)) {
+      fail(fmt::format("{} {} out of order (expected {})", what, text, expected));
+    }
+  }
+
+  static bool is_identifier(std::string_view s) {
+    if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
+    for (char c : s) {
+      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
+    }
+    return true;
+  }
+
+  static int hex_digit(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+  }
+
+  // A C-escaped string literal in double quotes, and nothing after it.
+  std::string unescape(std::string_view s) const {
+    if (s.size() < 2 || s.front() != '"') fail("expected 'string <index> \"text\"'");
+    std::string out;
+    size_t i = 1;
+    for (;;) {
+      if (i >= s.size()) fail("unterminated string literal");
+      char c = s[i++];
+      if (c == '"') break;
+      if (c != '\\') {
+        out += c;
+        continue;
+      }
+      if (i >= s.size()) fail("unterminated string literal");
+      char e = s[i++];
+      switch (e) {
+        case 'n': out += '\n'; break;
+        case 't': out += '\t'; break;
+        case 'r': out += '\r'; break;
+        case 'a': out += '\a'; break;
+        case 'b': out += '\b'; break;
+        case 'f': out += '\f'; break;
+        case 'v': out += '\v'; break;
+        case '\\': case '"': case '\'': case '?': out += e; break;
+        case 'x': {
+          int value = 0, digits = 0;
+          while (i < s.size() && hex_digit(s[i]) >= 0 && digits < 2) {
+            value = value * 16 + hex_digit(s[i++]);
+            ++digits;
+          }
+          if (digits == 0) fail("bad \\x escape in string literal");
+          out += static_cast<char>(value);
+          break;
+        }
+        default: {
+          if (e < '0' || e > '7') fail(fmt::format("unknown escape '\\{}' in string literal", e));
+          int value = e - '0', digits = 1;
+          while (i < s.size() && s[i] >= '0' && s[i] <= '7' && digits < 3) {
+            value = value * 8 + (s[i++] - '0');
+            ++digits;
+          }
+          out += static_cast<char>(value);
+        }
+      }
+    }
+    if (i != s.size()) fail("text after the string literal");
+    return out;
+  }
+
+  std::string_view text_;
+  const std::string &path_;
+  size_t pos_ = 0;
+  int line_no_ = 0;
+};
+
+}  // namespace
+
+Artifact parse_artifact(std::string_view text, const std::string &path) {
+  return Parser(text, path).parse();
+}
+
+Artifact load_artifact(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw RunError(fmt::format("cannot open '{}': {}", path, std::strerror(errno)));
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw RunError(fmt::format("cannot read '{}'", path));
+  return parse_artifact(text.str(), path);
+}
+
+}  // namespace kite::host

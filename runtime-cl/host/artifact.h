@@ -1,0 +1,38 @@
+// The compiled file `kitec prog.kite -o prog` writes (docs/artifact.md): a few
+// lines of metadata, then the complete OpenCL C program.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kite::host {
+
+struct Param {
+  std::string name;
+  std::string type;  // a Kite spelling: "int", "array<int>", ...
+};
+
+// A run-time error site: where in the Kite source the failing operation is.
+struct Site {
+  int line = 0;
+  int column = 0;
+};
+
+struct Artifact {
+  std::string path;            // the file it was read from
+  std::string source;          // the Kite source file it was compiled from
+  std::vector<Param> params;   // main's parameters, in order
+  std::string result;          // main's result type, "unit" for none
+  std::vector<std::string> strings;  // string literals (unescaped) by index
+  std::vector<Site> sites;           // run-time error sites by index
+  int frame_words = 0;               // longs per task record
+  std::string opencl;                // the OpenCL C program
+};
+
+// Reads and checks an artifact; throws RunError on any problem.
+Artifact load_artifact(const std::string &path);
+// The same for text already in memory; `path` only names it in messages.
+Artifact parse_artifact(std::string_view text, const std::string &path);
+
+}  // namespace kite::host

@@ -1,0 +1,61 @@
+// OpenCL devices: enumeration, choice, and building the artifact's program
+// (through the binary cache) into a ready `kite_uber` kernel.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "host/cache.h"
+#include "host/cl.h"
+
+namespace kite::host {
+
+struct Device {
+  int index = 0;  // position in list_devices(), as --device N names it
+  cl_platform_id platform = nullptr;
+  cl_device_id id = nullptr;
+  std::string platform_name;
+  std::string name;
+  std::string version;         // CL_DEVICE_VERSION
+  std::string driver_version;  // CL_DRIVER_VERSION
+  cl_device_type type = 0;
+  cl_uint compute_units = 0;
+  cl_ulong global_mem = 0;
+  cl_ulong max_alloc = 0;  // CL_DEVICE_MAX_MEM_ALLOC_SIZE
+
+  bool is_cpu() const { return (type & CL_DEVICE_TYPE_CPU) != 0; }
+  bool is_gpu() const { return (type & CL_DEVICE_TYPE_GPU) != 0; }
+  const char *type_name() const;  // "cpu", "gpu", "accelerator" or "other"
+};
+
+// Every device of every platform, in platform order. Empty if there is no
+// OpenCL platform at all.
+std::vector<Device> list_devices();
+
+// One line per device: index, name, platform, type, compute units, memory.
+void print_devices(const std::vector<Device> &devices, std::FILE *out);
+
+// `spec` is "cpu", "gpu", a device index, or "" for the default (the first
+// CPU device, else the first device). Throws RunError if there is none.
+const Device &select_device(const std::vector<Device> &devices, const std::string &spec);
+
+// A context and in-order queue on one device, and the built kite_uber kernel.
+struct DeviceProgram {
+  Context context;
+  Queue queue;
+  Program program;
+  Kernel kernel;
+  std::string options;     // the build options used
+  uint64_t cache_key = 0;  // hash of source, options and device; keys the caches
+  bool from_cache = false; // the binary came from the cache
+};
+
+// Builds `opencl` for `device` with -cl-std=CL1.2 -w (the generated code's warnings
+// are not the user's business; PoCL prints their count on stderr) and -DKITE_GPU=1 or
+// -DKITE_CPU=1, loading or storing the binary through `cache`. On a build
+// failure prints the build log to stderr and throws RunError.
+DeviceProgram build_program(const Device &device, const std::string &opencl, const Cache &cache);
+
+}  // namespace kite::host

@@ -1,0 +1,297 @@
+#include "host/launch.h"
+
+#include <fmt/format.h>
+
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <charconv>
+
+namespace kite::host {
+namespace {
+
+bool is_out_of_memory(cl_int err) {
+  return err == CL_MEM_OBJECT_ALLOCATION_FAILURE || err == CL_OUT_OF_RESOURCES ||
+         err == CL_INVALID_BUFFER_SIZE || err == CL_OUT_OF_HOST_MEMORY;
+}
+
+double mib(size_t bytes) { return static_cast<double>(bytes) / (1 << 20); }
+
+RunError out_of_memory(size_t bytes, const char *what, const char *option) {
+  return RunError(fmt::format("cannot allocate {:.0f} MiB of device memory for {} (try {})",
+                              mib(bytes), what, option));
+}
+
+void set_arg(cl_kernel kernel, cl_uint index, const Buffer &buffer) {
+  cl_mem mem = buffer.get();
+  check_cl(clSetKernelArg(kernel, index, sizeof mem, &mem),
+           fmt::format("cannot set argument {} of kite_uber", index));
+}
+
+void bind(cl_kernel kernel, const std::array<const Buffer *, 8> &buffers) {
+  for (cl_uint i = 0; i < buffers.size(); ++i) set_arg(kernel, i, *buffers[i]);
+}
+
+void enqueue_grid(cl_command_queue queue, cl_kernel kernel, size_t workers) {
+  size_t global = workers, local = 1;
+  check_cl(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &global, &local, 0, nullptr, nullptr),
+           "cannot launch kite_uber");
+  check_cl(clFinish(queue), "kite_uber failed");
+}
+
+}  // namespace
+
+struct DeviceRun::LazyZeroMemory {
+  void *data = nullptr;
+  size_t bytes = 0;
+  explicit LazyZeroMemory(size_t n) : bytes(n) {
+    void *p = mmap(nullptr, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                   -1, 0);
+    data = p == MAP_FAILED ? nullptr : p;
+  }
+  ~LazyZeroMemory() {
+    if (data) munmap(data, bytes);
+  }
+};
+
+DeviceRun::DeviceRun(const Device &device, DeviceProgram &program, const RunShape &shape,
+                     const std::vector<int64_t> &args)
+    : device_(device), program_(program), shape_(shape) {
+  size_t frame_bytes = size_t(shape.num_frames) * shape.frame_words * sizeof(int64_t);
+  frames_ = create_zeroed(frame_bytes, "the record pool", "--records");
+  deques_ = create_zeroed(size_t(shape.workers) * shape.deque_cap * sizeof(int64_t),
+                          "the task deques", "--deque or --workers");
+  deque_ctl_ = create(size_t(shape.workers) * KITE_DEQUE_CTL_STRIDE * sizeof(int32_t),
+                      "the deque control words", "--workers");
+  printbuf_ = create_zeroed(size_t(shape.print_cap) * sizeof(int64_t), "the print buffer",
+                            "--print-buffer");
+  ctl_ = create(KITE_CTL_INTS * sizeof(int32_t), "the control block", "--records");
+  ctl64_ = create(KITE_CTL64_LONGS * sizeof(int64_t), "the control block", "--records");
+  stats_ = create_zeroed(size_t(shape.workers) * KITE_STATS_WORDS * sizeof(int64_t),
+                         "the statistics", "--workers");
+  params_ = create(KITE_PARAM_COUNT * sizeof(int32_t), "the parameters", "--records");
+
+  cl_command_queue q = program_.queue.get();
+  std::vector<int32_t> deque_ctl(size_t(shape.workers) * KITE_DEQUE_CTL_STRIDE, 0);
+  Ctl ctl{};
+  ctl[KITE_CTL_PRINT_LIMIT] = static_cast<int32_t>(shape.print_limit);
+  ctl[KITE_CTL_ERROR_SITE] = -1;
+  Ctl64 ctl64{};
+  std::copy(args.begin(), args.end(), ctl64.begin() + KITE_CTL64_ARGS);
+  std::array<int32_t, KITE_PARAM_COUNT> params{};
+  params[KITE_PARAM_NUM_WORKERS] = static_cast<int32_t>(shape.workers);
+  params[KITE_PARAM_NUM_FRAMES] = static_cast<int32_t>(shape.num_frames);
+  params[KITE_PARAM_DEQUE_CAP] = static_cast<int32_t>(shape.deque_cap);
+  params[KITE_PARAM_PRINT_CAP] = static_cast<int32_t>(shape.print_cap);
+  params[KITE_PARAM_MODE] = KITE_MODE_RUN;
+  auto write = [q](const Buffer &b, size_t bytes, const void *data) {
+    check_cl(clEnqueueWriteBuffer(q, b.get(), CL_TRUE, 0, bytes, data, 0, nullptr, nullptr),
+             "cannot write device memory");
+  };
+  write(deque_ctl_, deque_ctl.size() * sizeof(int32_t), deque_ctl.data());
+  write(ctl_, sizeof ctl, ctl.data());
+  write(ctl64_, sizeof ctl64, ctl64.data());
+  write(params_, sizeof params, params.data());
+  // Drivers may allocate lazily: an allocation failure can surface here.
+  cl_int err = clFinish(q);
+  if (is_out_of_memory(err)) {
+    throw RunError(fmt::format(
+        "cannot allocate {:.0f} MiB of device memory for the record pool and deques (try "
+        "--records, --deque or --workers)",
+        mib(frame_bytes + size_t(shape.workers) * shape.deque_cap * sizeof(int64_t))));
+  }
+  check_cl(err, "cannot initialise device memory");
+  bind(program_.kernel.get(),
+       {&frames_, &deques_, &deque_ctl_, &printbuf_, &ctl_, &ctl64_, &stats_, &params_});
+}
+
+DeviceRun::~DeviceRun() = default;
+
+// A zero-filled buffer: on a CPU device in lazily mapped host memory, else
+// cleared on the device.
+Buffer DeviceRun::create_zeroed(size_t bytes, const char *what, const char *option) {
+  bytes = std::max<size_t>(bytes, 8);
+  if (device_.is_cpu()) {
+    auto memory = std::make_unique<LazyZeroMemory>(bytes);
+    if (memory->data) {
+      cl_int err = CL_SUCCESS;
+      Buffer b(clCreateBuffer(program_.context.get(), CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR,
+                              bytes, memory->data, &err));
+      if (err == CL_SUCCESS) {
+        host_memory_.push_back(std::move(memory));
+        return b;
+      }
+    }
+  }
+  Buffer b = create(bytes, what, option);
+  const int64_t zero = 0;
+  cl_int err = clEnqueueFillBuffer(program_.queue.get(), b.get(), &zero, sizeof zero, 0, bytes, 0,
+                                   nullptr, nullptr);
+  if (err == CL_SUCCESS) err = clFinish(program_.queue.get());  // drivers allocate lazily
+  if (is_out_of_memory(err)) throw out_of_memory(bytes, what, option);
+  check_cl(err, "cannot clear device memory");
+  return b;
+}
+
+Buffer DeviceRun::create(size_t bytes, const char *what, const char *option) {
+  if (bytes > device_.max_alloc) throw out_of_memory(bytes, what, option);
+  cl_int err = CL_SUCCESS;
+  Buffer b(clCreateBuffer(program_.context.get(), CL_MEM_READ_WRITE, std::max<size_t>(bytes, 8),
+                          nullptr, &err));
+  if (is_out_of_memory(err)) throw out_of_memory(bytes, what, option);
+  check_cl(err, fmt::format("cannot allocate device memory for {}", what));
+  return b;
+}
+
+void DeviceRun::read(const Buffer &buffer, size_t offset, size_t bytes, void *to,
+                     const char *what) {
+  if (bytes == 0) return;
+  check_cl(clEnqueueReadBuffer(program_.queue.get(), buffer.get(), CL_TRUE, offset, bytes, to, 0,
+                               nullptr, nullptr),
+           fmt::format("cannot read {} from the device", what));
+}
+
+void DeviceRun::launch() {
+  enqueue_grid(program_.queue.get(), program_.kernel.get(), shape_.workers);
+}
+
+Ctl DeviceRun::read_ctl() {
+  Ctl ctl;
+  read(ctl_, 0, sizeof ctl, ctl.data(), "the control block");
+  return ctl;
+}
+
+Ctl64 DeviceRun::read_ctl64() {
+  Ctl64 ctl64;
+  read(ctl64_, 0, sizeof ctl64, ctl64.data(), "the control block");
+  return ctl64;
+}
+
+std::vector<int64_t> DeviceRun::read_print(size_t count) {
+  std::vector<int64_t> records(count);
+  read(printbuf_, 0, count * sizeof(int64_t), records.data(), "the print buffer");
+  return records;
+}
+
+std::vector<int64_t> DeviceRun::read_stats() {
+  std::vector<int64_t> stats(size_t(shape_.workers) * KITE_STATS_WORDS);
+  read(stats_, 0, stats.size() * sizeof(int64_t), stats.data(), "the statistics");
+  return stats;
+}
+
+void DeviceRun::reset_print() {
+  static_assert(KITE_CTL_PRINT_HEAD == KITE_CTL_YIELD + 1, "written as one pair");
+  const int32_t zeros[2] = {0, 0};
+  check_cl(clEnqueueWriteBuffer(program_.queue.get(), ctl_.get(), CL_TRUE,
+                                KITE_CTL_YIELD * sizeof(int32_t), sizeof zeros, zeros, 0, nullptr,
+                                nullptr),
+           "cannot write the control block");
+}
+
+// --- the residency probe ---
+
+namespace {
+
+// Iterations a probing worker waits for the others. Resident groups start
+// within microseconds of each other; a group that is not resident only starts
+// when another finishes, which it does only after giving up.
+uint32_t spin_limit(const Device &device) { return device.is_cpu() ? 1u << 25 : 1u << 16; }
+
+class Prober {
+ public:
+  Prober(const Device &device, DeviceProgram &program) : device_(device), program_(program) {
+    cl_int err = CL_SUCCESS;
+    auto create = [&](size_t bytes) {
+      Buffer b(clCreateBuffer(program_.context.get(), CL_MEM_READ_WRITE, bytes, nullptr, &err));
+      check_cl(err, "cannot allocate device memory for the residency probe");
+      return b;
+    };
+    unused_ = create(64 * sizeof(int64_t));  // the buffers probe mode does not touch
+    ctl_ = create(KITE_CTL_INTS * sizeof(int32_t));
+    params_ = create(KITE_PARAM_COUNT * sizeof(int32_t));
+    bind(program_.kernel.get(),
+         {&unused_, &unused_, &unused_, &unused_, &ctl_, &unused_, &unused_, &params_});
+  }
+
+  // All `workers` groups were resident at once. A failure is tried once more:
+  // a slow start of one group (a descheduled CPU thread) is not a verdict.
+  bool passes(uint32_t workers) { return try_once(workers) || try_once(workers); }
+
+  int launches() const { return launches_; }
+
+ private:
+  bool try_once(uint32_t workers) {
+    ++launches_;
+    cl_command_queue q = program_.queue.get();
+    std::array<int32_t, KITE_PARAM_COUNT> params{};
+    params[KITE_PARAM_NUM_WORKERS] = static_cast<int32_t>(workers);
+    params[KITE_PARAM_MODE] = KITE_MODE_PROBE;
+    params[KITE_PARAM_SPIN_LIMIT] = static_cast<int32_t>(spin_limit(device_));
+    Ctl ctl{};
+    check_cl(clEnqueueWriteBuffer(q, params_.get(), CL_TRUE, 0, sizeof params, params.data(), 0,
+                                  nullptr, nullptr),
+             "cannot write device memory");
+    check_cl(clEnqueueWriteBuffer(q, ctl_.get(), CL_TRUE, 0, sizeof ctl, ctl.data(), 0, nullptr,
+                                  nullptr),
+             "cannot write device memory");
+    enqueue_grid(q, program_.kernel.get(), workers);
+    check_cl(clEnqueueReadBuffer(q, ctl_.get(), CL_TRUE, 0, sizeof ctl, ctl.data(), 0, nullptr,
+                                 nullptr),
+             "cannot read the residency probe's result");
+    return ctl[KITE_CTL_PROBE_FAILED] == 0 &&
+           ctl[KITE_CTL_PROBE_ARRIVED] == static_cast<int32_t>(workers);
+  }
+
+  const Device &device_;
+  DeviceProgram &program_;
+  Buffer unused_, ctl_, params_;
+  int launches_ = 0;
+};
+
+}  // namespace
+
+ProbeResult probe_resident_workers(const Device &device, DeviceProgram &program,
+                                   const Cache &cache) {
+  const uint32_t units = std::max<cl_uint>(device.compute_units, 1);
+  const uint32_t most = units * 64;
+  const uint64_t key = fnv1a({"kite-run probe 1", fmt::format("{:016x}", program.cache_key),
+                              fmt::format("{}", spin_limit(device))});
+  if (auto text = cache.load(key, ".workers")) {
+    uint32_t cached = 0;
+    auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), cached);
+    if (ec == std::errc() && cached >= 1 && cached <= most) return {cached, 0};
+  }
+
+  Prober prober(device, program);
+  // Grow by doubling from one group per compute unit; then search between the
+  // last pass and the first failure. Residency is normally a whole number of
+  // groups per compute unit, so the search moves in steps of `units` unless
+  // even one group per compute unit fails.
+  uint32_t good = 0, bad = most + 1;
+  for (uint32_t g = units; g <= most; g *= 2) {
+    if (!prober.passes(g)) {
+      bad = g;
+      break;
+    }
+    good = g;
+  }
+  uint32_t step = good >= units ? units : 1;
+  while (bad - good > step) {
+    uint32_t mid = good + (bad - good) / 2 / step * step;
+    if (mid <= good) mid = good + step;
+    if (mid >= bad) break;
+    if (prober.passes(mid)) {
+      good = mid;
+    } else {
+      bad = mid;
+    }
+  }
+  if (good == 0) {
+    throw RunError("internal: the residency probe failed even with one worker (does kite_uber "
+                   "implement KITE_MODE_PROBE?)");
+  }
+  cache.store(key, ".workers", fmt::format("{}", good));
+  return {good, prober.launches()};
+}
+
+}  // namespace kite::host

@@ -1,0 +1,73 @@
+// The device side of one run: kite_uber's eight buffers (kite_abi.h), kernel
+// launches, and the start-up probe for how many workers can be resident.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "host/device.h"
+#include "runtime-cl/kite_abi.h"
+
+namespace kite::host {
+
+// Sizes of one run; every count fits the ABI's int params.
+struct RunShape {
+  uint32_t workers = 0;     // work-groups of one work-item each
+  uint32_t num_frames = 0;  // records in the pool
+  uint32_t frame_words = 0; // longs per record
+  uint32_t deque_cap = 0;   // entries per deque, a power of two
+  uint32_t print_cap = 0;   // longs in printbuf
+  uint32_t print_limit = 0; // ctl[KITE_CTL_PRINT_LIMIT]
+};
+
+using Ctl = std::array<int32_t, KITE_CTL_INTS>;
+using Ctl64 = std::array<int64_t, KITE_CTL64_LONGS>;
+
+class DeviceRun {
+ public:
+  // Allocates and zero-fills the buffers, writes params, main's arguments and
+  // the control block, and binds the kernel's arguments. Throws RunError,
+  // naming the option to change, when device memory runs out.
+  DeviceRun(const Device &device, DeviceProgram &program, const RunShape &shape,
+            const std::vector<int64_t> &args);
+  ~DeviceRun();
+
+  // One launch of kite_uber over the whole grid, waiting for it to finish.
+  void launch();
+
+  Ctl read_ctl();
+  Ctl64 read_ctl64();
+  std::vector<int64_t> read_print(size_t count);  // printbuf[0 .. count)
+  std::vector<int64_t> read_stats();              // workers * KITE_STATS_WORDS
+  // Before a relaunch: ctl[PRINT_HEAD] = ctl[YIELD] = 0.
+  void reset_print();
+
+ private:
+  // Zeroed host memory, mapped on demand (mmap): on a CPU device the big
+  // buffers live there, so untouched parts of the record pool cost nothing.
+  struct LazyZeroMemory;
+
+  Buffer create(size_t bytes, const char *what, const char *option);
+  Buffer create_zeroed(size_t bytes, const char *what, const char *option);
+  void read(const Buffer &buffer, size_t offset, size_t bytes, void *to, const char *what);
+
+  const Device &device_;
+  DeviceProgram &program_;
+  RunShape shape_;
+  std::vector<std::unique_ptr<LazyZeroMemory>> host_memory_;  // outlives the buffers below
+  Buffer frames_, deques_, deque_ctl_, printbuf_, ctl_, ctl64_, stats_, params_;
+};
+
+// How many single-work-item groups of kite_uber are resident at once on the
+// device, measured with KITE_MODE_PROBE launches (largest that passes, from
+// compute_units up to 64 times that). Cached under the program's cache key.
+struct ProbeResult {
+  uint32_t workers = 0;
+  int launches = 0;     // 0 when it came from the cache
+};
+ProbeResult probe_resident_workers(const Device &device, DeviceProgram &program,
+                                   const Cache &cache);
+
+}  // namespace kite::host

@@ -1,0 +1,413 @@
+// kite-run: runs a program compiled by kitec on an OpenCL device.
+//
+//   kite-run [options] prog args...
+//
+// The artifact (docs/artifact.md) holds main's signature, the string and
+// error-site tables, and one OpenCL program whose kernel `kite_uber` is a
+// persistent scheduler: every work-item is a worker that runs tasks until main
+// has finished. kite-run's part (kite_abi.h is the contract):
+//   1. read the artifact and convert the command-line arguments to main's
+//      parameter types;
+//   2. pick a device, build the program (or load its binary from the cache);
+//   3. choose the grid: one worker per work-group of one work-item, as many
+//      groups as can be resident at once (the compute units on a CPU, a probe
+//      on a GPU), since a persistent worker that is not resident never runs;
+//   4. allocate the zero-filled buffers and write params, arguments and ctl;
+//   5. launch until ctl[DONE]: between launches print the records the kernel
+//      left in the print buffer (it yields when the buffer passes its limit);
+//   6. report a run-time error with its Kite source location, or print main's
+//      result.
+// Every failure is "kite-run: error: <message>" on stderr and exit status 1.
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <limits>
+#include <numeric>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "host/args.h"
+#include "host/artifact.h"
+#include "host/cache.h"
+#include "host/cl.h"
+#include "host/device.h"
+#include "host/launch.h"
+#include "host/printer.h"
+#include "host/values.h"
+#include "runtime-cl/kite_abi.h"
+
+namespace kite::host {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+constexpr uint32_t kDefaultDequeCap = 8192;
+constexpr uint64_t kDefaultPrintBytes = 8ull << 20;  // 1 Mi longs, or more for many workers
+// Half the print buffer is headroom for the prints in flight when one passes
+// the limit: at least this many longs per worker (a print of 31 items).
+constexpr uint64_t kHeadroomPerWorker = 64;
+constexpr uint64_t kMaxPoolBytes = 1ull << 30;        // default record pool at most 1 GiB
+
+struct Options {
+  std::string device;  // "" = default
+  bool list_devices = false;
+  bool stats = false;
+  bool time = false;
+  bool no_cache = false;
+  bool probe = false;
+  std::optional<uint64_t> records;
+  uint64_t deque = kDefaultDequeCap;
+  std::optional<uint64_t> workers;
+  std::optional<uint64_t> print_bytes;
+  std::string prog;
+  std::vector<std::string> args;
+};
+
+// What the run measured, for --stats and --time.
+struct Report {
+  double setup_ms = 0;  // context + program build or cache load + kernel
+  bool binary_cached = false;
+  double probe_ms = 0;   // the residency probe, when it launched
+  int probe_launches = 0;  // 0: no probe, or its result came from the cache
+  double run_ms = 0;
+  int launches = 0;
+  RunShape shape;
+  std::string workers_from;  // how the grid size was chosen
+  Ctl ctl{};
+  std::vector<int64_t> stats;
+};
+
+// --- command line ---
+
+const std::set<std::string> kFlags = {"-t", "--time", "--stats", "--list-devices", "--no-cache",
+                                      "--probe", "-h", "--help"};
+const std::set<std::string> kValued = {"--device", "--records", "--deque", "--workers",
+                                       "--print-buffer"};
+
+bool is_option(const std::string &token) {
+  if (kFlags.count(token) || kValued.count(token)) return true;
+  size_t eq = token.find('=');
+  return eq != std::string::npos && kValued.count(token.substr(0, eq));
+}
+
+// Options may come before prog, or right after it (kite-run prog --stats 10);
+// main's arguments start at the first word that is not an option, so negative
+// numbers are arguments. A "--" ends the options. Returns the words in the
+// order CLI11 gets them: options, "--", prog, arguments.
+std::vector<std::string> arrange_command_line(int argc, char **argv) {
+  std::vector<std::string> options, positionals;
+  int i = 1;
+  auto take_options = [&](bool known_only) {
+    while (i < argc) {
+      std::string token = argv[i];
+      if (token == "--") {
+        ++i;
+        return;
+      }
+      bool looks_like_option = token.size() > 1 && token[0] == '-';
+      if (known_only ? !is_option(token) : !looks_like_option) return;
+      if (!is_option(token)) throw RunError(fmt::format("unknown option '{}' (see --help)", token));
+      options.push_back(token);
+      ++i;
+      if (kValued.count(token) && i < argc) options.push_back(argv[i++]);
+    }
+  };
+  take_options(false);
+  if (i < argc) positionals.push_back(argv[i++]);
+  take_options(true);
+  for (; i < argc; ++i) positionals.push_back(argv[i]);
+  options.push_back("--");
+  options.insert(options.end(), positionals.begin(), positionals.end());
+  return options;
+}
+
+// Returns the exit status if the command line ends the program (--help, an
+// error), else nothing.
+std::optional<int> parse_command_line(int argc, char **argv, Options &o) {
+  CLI::App app{"kite-run: runs a program compiled by kitec on an OpenCL device", "kite-run"};
+  app.set_help_flag("-h,--help", "Print this help and exit");
+  app.add_option("--device", o.device,
+                 "cpu, gpu, or a device number from --list-devices (default: the first CPU "
+                 "device, else the first device)");
+  app.add_flag("--list-devices", o.list_devices, "List the OpenCL devices and exit");
+  app.add_flag("--stats", o.stats, "After the run, print scheduler statistics on stderr");
+  app.add_flag("-t,--time", o.time,
+               "Print the compile-to-device time and the run time on stderr");
+  app.add_option("--records", o.records,
+                 "Records in the task record pool (default: as many as fit in 1/4 of device "
+                 "memory, at most 1 GiB)");
+  app.add_option("--deque", o.deque, "Entries per worker's task deque, a power of two")
+      ->default_val(kDefaultDequeCap);
+  app.add_option("--workers", o.workers,
+                 "Workers (work-groups) to launch, instead of the measured number");
+  app.add_option("--print-buffer", o.print_bytes,
+                 "Bytes of device print buffer (default: 8 MiB, or 1 KiB per worker if more)");
+  app.add_flag("--no-cache", o.no_cache, "Neither read nor write the kernel binary cache");
+  app.add_flag("--probe", o.probe,
+               "Measure how many workers are resident at once even on a CPU device");
+  app.add_option("prog", o.prog, "The program, as written by kitec -o");
+  app.add_option("args", o.args, "main's arguments");
+
+  try {
+    std::vector<std::string> words = arrange_command_line(argc, argv);
+    std::reverse(words.begin(), words.end());  // CLI11 takes them back to front
+    app.parse(words);
+  } catch (const CLI::CallForHelp &e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError &e) {
+    fmt::print(stderr, "kite-run: error: {}\n", e.what());
+    return 1;
+  } catch (const RunError &e) {
+    fmt::print(stderr, "kite-run: error: {}\n", e.what());
+    return 1;
+  }
+  if (!o.list_devices && o.prog.empty()) {
+    fmt::print(stderr, "kite-run: error: no program given (usage: kite-run [options] prog "
+                       "args...)\n");
+    return 1;
+  }
+  return std::nullopt;
+}
+
+// --- choosing sizes ---
+
+RunShape choose_shape(const Options &o, const Device &device, const Artifact &artifact,
+                      uint32_t workers) {
+  constexpr uint64_t kIntMax = std::numeric_limits<int32_t>::max();
+  RunShape s;
+  s.workers = workers;
+  s.frame_words = static_cast<uint32_t>(artifact.frame_words);
+  const uint64_t frame_bytes = uint64_t(artifact.frame_words) * sizeof(int64_t);
+  if (o.records) {
+    if (*o.records < 1 || *o.records > kIntMax) {
+      throw RunError(fmt::format("--records must be between 1 and {}", kIntMax));
+    }
+    s.num_frames = static_cast<uint32_t>(*o.records);
+  } else {
+    uint64_t budget = std::min({device.global_mem / 4, uint64_t(device.max_alloc), kMaxPoolBytes});
+    s.num_frames = static_cast<uint32_t>(std::clamp<uint64_t>(budget / frame_bytes, 1, kIntMax));
+  }
+  if (o.deque < 2 || o.deque > (1u << 30) || (o.deque & (o.deque - 1)) != 0) {
+    throw RunError(fmt::format("--deque must be a power of two, not {}", o.deque));
+  }
+  s.deque_cap = static_cast<uint32_t>(o.deque);
+  const uint64_t least_cap = 2 * kHeadroomPerWorker * workers;
+  uint64_t print_cap = std::max(kDefaultPrintBytes / sizeof(int64_t), least_cap);
+  if (o.print_bytes) {
+    print_cap = *o.print_bytes / sizeof(int64_t);
+    if (print_cap < least_cap || print_cap > (1u << 30)) {
+      throw RunError(fmt::format("--print-buffer must be between {} bytes ({} per worker) and 8 GiB",
+                                 least_cap * sizeof(int64_t),
+                                 2 * kHeadroomPerWorker * sizeof(int64_t)));
+    }
+  }
+  s.print_cap = static_cast<uint32_t>(print_cap);
+  s.print_limit = s.print_cap / 2;  // the rest is headroom for the prints in flight
+  return s;
+}
+
+// The grid: one worker per resident work-group.
+uint32_t choose_workers(const Options &o, const Device &device, DeviceProgram &program,
+                        const Cache &cache, Report &report) {
+  if (o.workers) {
+    if (*o.workers < 1 || *o.workers > (1u << 24)) {
+      throw RunError("--workers must be between 1 and 16777216");
+    }
+    report.workers_from = "--workers";
+    return static_cast<uint32_t>(*o.workers);
+  }
+  if (device.is_cpu() && !o.probe) {
+    // PoCL and the other CPU drivers run one work-group per compute-unit
+    // thread until it finishes: more groups than units would never start.
+    report.workers_from = "compute units";
+    return std::max<cl_uint>(device.compute_units, 1);
+  }
+  auto start = Clock::now();
+  ProbeResult probe = probe_resident_workers(device, program, cache);
+  report.probe_ms = ms_since(start);
+  report.probe_launches = probe.launches;
+  report.workers_from = probe.launches ? "probed" : "probed earlier, cached";
+  return probe.workers;
+}
+
+// --- messages ---
+
+std::string error_message(const Ctl &ctl, const Ctl64 &ctl64) {
+  int64_t a = ctl64[KITE_CTL64_ERR_A], b = ctl64[KITE_CTL64_ERR_B];
+  switch (ctl[KITE_CTL_ERROR]) {
+    case KITE_ERR_DIV_ZERO: return "integer division by zero";
+    case KITE_ERR_INDEX: return fmt::format("index {} out of bounds for array of length {}", a, b);
+    case KITE_ERR_HEAP: return "device heap exhausted";
+    case KITE_ERR_RECORDS:
+      return fmt::format("task record pool exhausted ({} records; try --records)", a);
+    case KITE_ERR_QUEUE:
+      return fmt::format("task queue overflow ({} entries per worker; try --deque)", a);
+    case KITE_ERR_PRINT: return "print buffer overflow (try --print-buffer)";
+    case KITE_ERR_CASE: return "no case branch matches";
+    default: return fmt::format("internal: unknown run-time error code {}", ctl[KITE_CTL_ERROR]);
+  }
+}
+
+std::string error_site(const Artifact &artifact, int32_t site) {
+  if (site < 0) return "";
+  if (static_cast<size_t>(site) >= artifact.sites.size()) {
+    return fmt::format(" at unknown site {}", site);
+  }
+  const Site &s = artifact.sites[site];
+  return fmt::format(" at {}:{}:{}", artifact.source, s.line, s.column);
+}
+
+void print_stats(const Report &r) {
+  const RunShape &s = r.shape;
+  auto sum = [&](int word) {
+    int64_t total = 0;
+    for (uint32_t w = 0; w < s.workers; ++w) total += r.stats[size_t(w) * KITE_STATS_WORDS + word];
+    return total;
+  };
+  fmt::print(stderr, "kite-run: stats: tasks executed        {}\n", sum(KITE_STAT_TASKS));
+  fmt::print(stderr, "kite-run: stats: continuations run     {}\n", sum(KITE_STAT_CONTS));
+  fmt::print(stderr, "kite-run: stats: steals                {} of {} attempts\n",
+             sum(KITE_STAT_STEALS), sum(KITE_STAT_STEAL_TRIES));
+
+  // Tasks per worker: min/median/max, then a histogram of 8 equal-width bins.
+  std::vector<int64_t> tasks(s.workers);
+  for (uint32_t w = 0; w < s.workers; ++w) {
+    tasks[w] = r.stats[size_t(w) * KITE_STATS_WORDS + KITE_STAT_TASKS];
+  }
+  std::vector<int64_t> sorted = tasks;
+  std::sort(sorted.begin(), sorted.end());
+  int64_t lo = sorted.front(), hi = sorted.back();
+  std::string line = fmt::format("min {} median {} max {}", lo, sorted[sorted.size() / 2], hi);
+  if (s.workers <= 16) {
+    line += fmt::format("; by worker {}", fmt::join(tasks, " "));
+  } else if (hi > lo) {
+    constexpr int kBins = 8;
+    std::vector<int64_t> bins(kBins, 0);
+    for (int64_t t : tasks) bins[std::min<int64_t>(kBins - 1, (t - lo) * kBins / (hi - lo))]++;
+    line += fmt::format("; workers per bin of {:.4g} tasks: {}",
+                        static_cast<double>(hi - lo) / kBins, fmt::join(bins, " "));
+  }
+  fmt::print(stderr, "kite-run: stats: tasks per worker      {}\n", line);
+
+  int64_t bump = r.ctl[KITE_CTL_BUMP];
+  fmt::print(stderr, "kite-run: stats: record pool used      {} of {} records ({:.1f} of {:.1f} MiB)\n",
+             bump, s.num_frames, double(bump) * s.frame_words * 8 / (1 << 20),
+             double(s.num_frames) * s.frame_words * 8 / (1 << 20));
+  fmt::print(stderr, "kite-run: stats: kernel launches       {}\n", r.launches);
+  fmt::print(stderr, "kite-run: stats: workers               {} ({}), work-groups of 1 work-item\n",
+             s.workers, r.workers_from);
+}
+
+void print_times(const Report &r) {
+  fmt::print(stderr, "kite-run: time: compile-to-device {:.1f} ms (binary {})\n", r.setup_ms,
+             r.binary_cached ? "from cache" : "built");
+  if (r.probe_launches > 0) {
+    fmt::print(stderr, "kite-run: time: residency probe {:.1f} ms ({} launches)\n", r.probe_ms,
+               r.probe_launches);
+  }
+  fmt::print(stderr, "kite-run: time: run {:.1f} ms\n", r.run_ms);
+}
+
+// --- the run ---
+
+int run(const Options &o) {
+  std::vector<Device> devices = list_devices();
+  if (o.list_devices) {
+    if (devices.empty()) throw RunError("no OpenCL devices found (is an OpenCL driver installed?)");
+    print_devices(devices, stdout);
+    return 0;
+  }
+
+  // 1. The artifact and main's arguments.
+  Artifact artifact = load_artifact(o.prog);
+  std::vector<int64_t> args = convert_args(artifact, o.args);
+
+  // 2. Device and program.
+  const Device &device = select_device(devices, o.device);
+  Cache cache(!o.no_cache);
+  Report report;
+  auto setup_start = Clock::now();
+  DeviceProgram program = build_program(device, artifact.opencl, cache);
+  report.setup_ms = ms_since(setup_start);
+  report.binary_cached = program.from_cache;
+
+  // 3. The grid and the buffer sizes; 4. the buffers.
+  uint32_t workers = choose_workers(o, device, program, cache, report);
+  report.shape = choose_shape(o, device, artifact, workers);
+  DeviceRun device_run(device, program, report.shape, args);
+
+  // 5. Launch until done, printing between launches.
+  Printer printer(artifact, stdout);
+  auto run_start = Clock::now();
+  Ctl &ctl = report.ctl;
+  for (;;) {
+    device_run.launch();
+    ++report.launches;
+    ctl = device_run.read_ctl();
+    int64_t head = ctl[KITE_CTL_PRINT_HEAD];
+    size_t valid = std::clamp<int64_t>(head, 0, report.shape.print_cap);
+    bool overflowed = head > static_cast<int64_t>(report.shape.print_cap);
+    printer.drain(device_run.read_print(valid).data(), valid, overflowed);
+    if (overflowed && ctl[KITE_CTL_ERROR] == KITE_ERR_NONE) {
+      ctl[KITE_CTL_ERROR] = KITE_ERR_PRINT;  // output was lost: never carry on silently
+      break;
+    }
+    if (ctl[KITE_CTL_DONE] || ctl[KITE_CTL_ERROR] != KITE_ERR_NONE) break;
+    if (!ctl[KITE_CTL_YIELD]) {
+      throw RunError("internal: kite_uber returned without finishing or yielding");
+    }
+    device_run.reset_print();
+  }
+  report.run_ms = ms_since(run_start);
+  Ctl64 ctl64 = device_run.read_ctl64();
+  report.stats = device_run.read_stats();
+  if (o.stats) print_stats(report);
+  if (o.time) print_times(report);
+
+  // 6. The outcome.
+  if (ctl[KITE_CTL_ERROR] != KITE_ERR_NONE) {
+    throw RunError(error_message(ctl, ctl64) + error_site(artifact, ctl[KITE_CTL_ERROR_SITE]));
+  }
+  if (artifact.result != "unit") {
+    if (auto type = scalar_type(artifact.result)) {
+      fmt::print("{}\n", format_scalar(*type, ctl64[KITE_CTL64_RESULT]));
+    } else {
+      fmt::print(stderr, "kite-run: note: main's result of type {} is not printed\n",
+                 artifact.result);
+    }
+  }
+  std::fflush(stdout);
+  return 0;
+}
+
+}  // namespace
+}  // namespace kite::host
+
+int main(int argc, char **argv) {
+  using namespace kite::host;
+  Options options;
+  if (auto status = parse_command_line(argc, argv, options)) return *status;
+  try {
+    return run(options);
+  } catch (const RunError &e) {
+    std::fflush(stdout);
+    fmt::print(stderr, "kite-run: error: {}\n", e.what());
+  } catch (const std::bad_alloc &) {
+    std::fflush(stdout);
+    fmt::print(stderr, "kite-run: error: out of host memory\n");
+  } catch (const std::exception &e) {
+    std::fflush(stdout);
+    fmt::print(stderr, "kite-run: error: internal: {}\n", e.what());
+  }
+  return 1;
+}

@@ -1,0 +1,18 @@
+//! result unit
+//! string 0 "only string"
+//! frame-words 8
+/* A good record, then one naming a string that does not exist, then a header
+ * that claims more items than the buffer holds. `which` picks the bad one. */
+__kernel void kite_uber(KITE_TEST_ARGS) {
+  if (kite_test_probe(ctl, params)) return;
+  if (get_global_id(0) != 0) return;
+  int at = kite_test_reserve(ctl, 1);
+  printbuf[at] = 1;
+  printbuf[at + 1] = KITE_PRINT_STRING;
+  printbuf[at + 2] = 0;
+  at = kite_test_reserve(ctl, 1);
+  printbuf[at] = 1;
+  printbuf[at + 1] = KITE_PRINT_STRING;
+  printbuf[at + 2] = 3;
+  ctl[KITE_CTL_DONE] = 1;
+}

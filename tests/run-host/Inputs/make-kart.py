@@ -1,0 +1,27 @@
+#!/usr/bin/env python3
+"""Writes a kite artifact (docs/artifact.md) from a hand-written test kernel.
+
+usage: make-kart.py kernel.cl > prog.kart
+
+Lines of kernel.cl that start with "//! " are the artifact's metadata lines,
+copied in order (param, result, string, site, frame-words, ...). The OpenCL
+source is what kitec would paste: runtime-cl/kite_abi.h, then probe.cl (the
+residency probe the real scheduler implements), then kernel.cl.
+"""
+import os
+import sys
+
+here = os.path.dirname(os.path.abspath(__file__))
+abi = os.path.join(here, "..", "..", "..", "runtime-cl", "kite_abi.h")
+kernel_path = sys.argv[1]
+kernel = open(kernel_path).read()
+meta = [line[4:] for line in kernel.splitlines() if line.startswith("//! ")]
+source = open(abi).read() + open(os.path.join(here, "probe.cl")).read() + kernel
+data = source.encode()
+out = sys.stdout.buffer
+out.write(b"kite-artifact 1\n")
+out.write(("source " + os.path.basename(kernel_path).replace(".cl", ".kite") + "\n").encode())
+for line in meta:
+    out.write((line + "\n").encode())
+out.write(b"opencl %d\n" % len(data))
+out.write(data)

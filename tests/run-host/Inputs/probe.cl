@@ -1,0 +1,25 @@
+/* KITE_MODE_PROBE as the scheduler implements it: every worker checks in and
+ * waits (bounded) until all have; one that gives up marks the probe failed. */
+static int kite_test_probe(__global int *ctl, __global int *params) {
+  if (params[KITE_PARAM_MODE] != KITE_MODE_PROBE) return 0;
+  int want = params[KITE_PARAM_NUM_WORKERS];
+  atomic_inc(&ctl[KITE_CTL_PROBE_ARRIVED]);
+  volatile __global int *arrived = &ctl[KITE_CTL_PROBE_ARRIVED];
+  for (int i = 0; i < params[KITE_PARAM_SPIN_LIMIT]; ++i) {
+    if (*arrived >= want) return 1;
+  }
+  if (*arrived < want) ctl[KITE_CTL_PROBE_FAILED] = 1;
+  return 1;
+}
+
+#define KITE_TEST_ARGS                                                              \
+  __global long *frames, __global long *deques, __global int *deque_ctl,            \
+      __global long *printbuf, __global int *ctl, __global long *ctl64,             \
+      __global long *stats, __global int *params
+
+/* Reserves a print record of n items; returns its first long. */
+static int kite_test_reserve(__global int *ctl, int n) {
+  int at = atomic_add(&ctl[KITE_CTL_PRINT_HEAD], 1 + 2 * n);
+  if (at + 1 + 2 * n > ctl[KITE_CTL_PRINT_LIMIT]) ctl[KITE_CTL_YIELD] = 1;
+  return at;
+}
