@@ -275,6 +275,8 @@ class Emitter {
   }
 
   void emit_block_end(const cps::Block &b, std::ostream &s, int ind) {
+    // Whoever the signals below wake reads what this block wrote.
+    line(s, ind, "KITE_FENCE();");
     for (int n : b.notify) {
       const cps::Block &w = p_.blocks[n];
       line(s, ind, fmt::format("if (atomic_dec(KITE_COUNTER(f, {})) == 1) kite_ready(c, rec, {});",
@@ -320,7 +322,7 @@ class Emitter {
       s << fmt::format("    case {}:\n", n);
       if (info.target) {
         line(s, 6, slot(info.target) + " = " + from_bits(info.target->type, "bits") + ";");
-        line(s, 6, "mem_fence(CLK_GLOBAL_MEM_FENCE);");
+        line(s, 6, "KITE_FENCE();");
       }
       for (int b : info.notify) {
         const cps::Block &w = p_.blocks[b];
@@ -337,6 +339,7 @@ class Emitter {
       s << fmt::format("    case {}:\n", g.id);
       line(s, 6, fmt::format("if (atomic_dec(KITE_COUNTER(f, {})) != 1) return 0;",
                              g.outstanding_slot));
+      line(s, 6, "KITE_FENCE();");
       if (g.parent_node < 0) {
         line(s, 6, "return 1; /* the task's body is done */");
       } else {

@@ -24,7 +24,7 @@
  * with a compare-and-swap. Indices grow without bound and wrap at the
  * capacity, a power of two; a full deque is a run-time error, not a resize.
  * OpenCL 1.2 has no acquire/release, so shared state is `volatile __global`
- * and the store-to-load orderings the algorithm needs are mem_fence plus
+ * and the store-to-load orderings the algorithm needs are KITE_FENCE plus
  * atomics, which are device-coherent on both PoCL and NVIDIA.
  *
  * Records are recycled through a private free list per worker; a worker
@@ -41,6 +41,15 @@
  */
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
+
+/* A fence that orders this worker's global loads and stores for every other
+ * worker of the device. OpenCL 1.2's mem_fence is that on PoCL; on NVIDIA it
+ * is only as wide as the work-group, so there it is PTX's membar.gl. */
+#if defined(KITE_NVIDIA)
+#define KITE_FENCE() asm volatile("membar.gl;" ::: "memory")
+#else
+#define KITE_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
+#endif
 
 #define KITE_CHUNK 32
 #define KITE_NONE (-1L)
@@ -85,7 +94,7 @@ void kite_error(kite_ctx *c, int kind, int site, long a, long b) {
     c->ctl64[KITE_CTL64_ERR_A] = a;
     c->ctl64[KITE_CTL64_ERR_B] = b;
   }
-  mem_fence(CLK_GLOBAL_MEM_FENCE);
+  KITE_FENCE();
   atomic_xchg(&c->ctl[KITE_CTL_DONE], 1);
 }
 
@@ -123,7 +132,7 @@ void kite_give_chunk(kite_ctx *c, int first) {
   for (;;) {
     long old = *head;
     KITE_REC(c, first)[1] = (long)((int)(old & 0xffffffffL) - 1);
-    mem_fence(CLK_GLOBAL_MEM_FENCE);
+    KITE_FENCE();
     long tag = (old >> 32) + 1;
     long desired = (tag << 32) | (long)(uint)(first + 1);
     if (atom_cmpxchg(head, old, desired) == old) return;
@@ -148,7 +157,7 @@ int kite_alloc(kite_ctx *c, int site) {
   if (c->free_head < 0) {
     int chunk = kite_take_chunk(c);
     if (chunk >= 0) {
-      mem_fence(CLK_GLOBAL_MEM_FENCE);
+      KITE_FENCE();
       c->free_head = chunk;
       c->free_count = KITE_CHUNK;
     } else {
@@ -202,7 +211,7 @@ void kite_push(kite_ctx *c, long e) {
     return;
   }
   q[b & c->deque_mask] = e;
-  mem_fence(CLK_GLOBAL_MEM_FENCE);
+  KITE_FENCE();
   atomic_xchg(&dc[KITE_DEQUE_BOTTOM], b + 1);
 }
 
@@ -211,7 +220,7 @@ long kite_pop(kite_ctx *c) {
   volatile __global long *q = c->deques + (long)c->worker * (c->deque_mask + 1);
   int b = dc[KITE_DEQUE_BOTTOM] - 1;
   atomic_xchg(&dc[KITE_DEQUE_BOTTOM], b);
-  mem_fence(CLK_GLOBAL_MEM_FENCE);
+  KITE_FENCE();
   int t = atomic_add(&dc[KITE_DEQUE_TOP], 0);
   if (b - t < 0) {
     atomic_xchg(&dc[KITE_DEQUE_BOTTOM], t);
@@ -229,11 +238,11 @@ long kite_steal(kite_ctx *c, int victim) {
   volatile __global int *dc = c->deque_ctl + victim * KITE_DEQUE_CTL_STRIDE;
   volatile __global long *q = c->deques + (long)victim * (c->deque_mask + 1);
   int t = atomic_add(&dc[KITE_DEQUE_TOP], 0);
-  mem_fence(CLK_GLOBAL_MEM_FENCE);
+  KITE_FENCE();
   int b = dc[KITE_DEQUE_BOTTOM];
   if (b - t <= 0) return KITE_NONE;
   long e = q[t & c->deque_mask];
-  mem_fence(CLK_GLOBAL_MEM_FENCE);
+  KITE_FENCE();
   if (atomic_cmpxchg(&dc[KITE_DEQUE_TOP], t, t + 1) != t) return KITE_NONE;
   return e;
 }
@@ -262,6 +271,7 @@ void kite_ready(kite_ctx *c, int rec, int code) {
  * that waits for it, and go on up while callers finish too. */
 void kite_finish(kite_ctx *c, int rec) {
   for (;;) {
+    KITE_FENCE(); /* see every write made before the last signal */
     kite_rec f = KITE_REC(c, rec);
     long link = f[0];
     long bits = f[1];
@@ -270,7 +280,7 @@ void kite_finish(kite_ctx *c, int rec) {
     kite_free(c, rec);
     if (parent < 0) {
       c->ctl64[KITE_CTL64_RESULT] = bits;
-      mem_fence(CLK_GLOBAL_MEM_FENCE);
+      KITE_FENCE();
       atomic_xchg(&c->ctl[KITE_CTL_DONE], 1);
       return;
     }
@@ -350,7 +360,7 @@ __kernel void kite_uber(__global long *frames, __global long *deques, __global i
     }
     long e = c->next;
     c->next = KITE_NONE;
-    mem_fence(CLK_GLOBAL_MEM_FENCE);
+    KITE_FENCE();
     kite_block(c, (int)(e & 0xffffffffL), (int)(e >> 32));
   }
 

@@ -165,6 +165,9 @@ const Device &select_device(const std::vector<Device> &devices, const std::strin
 DeviceProgram build_program(const Device &device, const std::string &opencl, const Cache &cache) {
   DeviceProgram p;
   p.options = device.is_cpu() ? "-cl-std=CL1.2 -w -DKITE_CPU=1" : "-cl-std=CL1.2 -w -DKITE_GPU=1";
+  // NVIDIA's mem_fence orders memory only within a work-group; the scheduler
+  // needs a device-wide fence there (runtime-cl/scheduler.cl, KITE_FENCE).
+  if (device.platform_name.find("NVIDIA") != std::string::npos) p.options += " -DKITE_NVIDIA=1";
   p.cache_key = fnv1a({"kite-run program cache 1", opencl, p.options, device.name, device.version,
                        device.driver_version});
 

@@ -1,0 +1,148 @@
+// Unit tests of the middle of the pipeline: ANF, nested task graphs and CPS.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <set>
+#include <sstream>
+
+#include "frontend/check.h"
+#include "frontend/parse.h"
+#include "ir/anf.h"
+#include "ir/cps.h"
+#include "ir/ntg.h"
+
+namespace {
+
+using namespace kite;
+
+struct Compiled {
+  SourceFile file;
+  std::ostringstream errors;
+  Diagnostics diags;
+  TypeContext types;
+  std::unique_ptr<ast::Program> program;
+  ntg::Program graphs;
+  explicit Compiled(const std::string &text) : file("t.kite", text), diags(file, errors) {
+    program = parse(file, diags);
+    REQUIRE(program);
+    check(*program, types, diags);
+    to_anf(*program, types, diags);
+    graphs = ntg::build(*program);
+  }
+  const ntg::Graph &body(const std::string &task) {
+    for (auto &t : graphs.tasks)
+      if (t.task->name == task) return *t.body;
+    FAIL("no task " << task);
+    throw 0;
+  }
+};
+
+const char *kFib = R"(
+task fib(n: int): int {
+  if (n < 2) { return n; } else { return fib(n - 1) + fib(n - 2); }
+}
+task main(n: int): int { return fib(n); }
+)";
+
+TEST_CASE("ANF gives every task call a statement of its own") {
+  Compiled c(kFib);
+  const ntg::Graph &g = c.body("fib");
+  REQUIRE(g.nodes.size() == 1);
+  const ntg::Node &iff = *g.nodes[0];
+  CHECK(iff.kind == ntg::NodeKind::If);
+  CHECK(iff.parallel());
+  const ntg::Graph &e = *iff.else_graph;
+  // _t1: int; _t1 <- fib(n-1); _t2: int; _t2 <- fib(n-2); return _t1 + _t2
+  REQUIRE(e.nodes.size() == 5);
+  CHECK(e.nodes[1]->spawns);
+  CHECK(e.nodes[3]->spawns);
+  CHECK(ntg::to_kite(*e.nodes[4]->stmt) == "return _t1 + _t2");
+}
+
+TEST_CASE("the two recursive calls of fib are independent; the sum waits for both") {
+  Compiled c(kFib);
+  const ntg::Graph &e = *c.body("fib").nodes[0]->else_graph;
+  std::vector<std::pair<int, int>> edges(e.edges.begin(), e.edges.end());
+  CHECK(std::count(edges.begin(), edges.end(), std::make_pair(1, 3)) == 0);
+  CHECK(std::count(edges.begin(), edges.end(), std::make_pair(1, 4)) == 1);
+  CHECK(std::count(edges.begin(), edges.end(), std::make_pair(3, 4)) == 1);
+  CHECK(e.nodes[1]->dep.arrow == ntg::Arrow::Par);
+  CHECK(e.nodes[4]->dep.arrow == ntg::Arrow::Seq);
+}
+
+TEST_CASE("an assignment waits for earlier readers and the nearest earlier writer") {
+  Compiled c(R"(
+task f(x: int): int { return x; }
+task main(): int {
+  x: int = 1;
+  y = x + 1;
+  x <- f(2);
+  return x + y;
+}
+)");
+  const ntg::Graph &g = c.body("main");
+  auto has = [&](int a, int b) {
+    return std::count(g.edges.begin(), g.edges.end(), std::make_pair(a, b)) == 1;
+  };
+  CHECK(has(0, 1));  // y reads x
+  CHECK(has(0, 2));  // x <- f(2) overwrites x (nearest writer)
+  CHECK(has(1, 2));  // ... after y has read it
+  CHECK(has(2, 3));
+  CHECK(has(1, 3));
+}
+
+TEST_CASE("print(1); print(2) gives two unconnected nodes") {
+  Compiled c("task main() { print(1); print(2); }");
+  const ntg::Graph &g = c.body("main");
+  CHECK(g.nodes.size() == 2);
+  CHECK(g.edges.empty());
+}
+
+TEST_CASE("CPS: fib's sum is one continuation waiting for two results") {
+  Compiled c(kFib);
+  cps::Program p = cps::lower(c.graphs);
+  int joins = 0;
+  for (const cps::Block &b : p.blocks) {
+    if (b.is_entry || p.tasks[b.task].decl->name != "fib") continue;
+    ++joins;
+    CHECK(b.counter_init == 2);
+    CHECK(b.code >= 0);
+  }
+  CHECK(joins == 1);
+  // Every task has an entry code, and codes are distinct.
+  std::set<int> codes;
+  for (const cps::Block &b : p.blocks)
+    if (b.code >= 0) CHECK(codes.insert(b.code).second);
+}
+
+TEST_CASE("CPS: a continuation also waits for the block that computed its other inputs") {
+  Compiled c(R"(
+task f(): int { return 1; }
+task main(): int {
+  x = f();
+  y: int = 2;
+  return x + y;
+}
+)");
+  cps::Program p = cps::lower(c.graphs);
+  const cps::Task &m = p.tasks[1];
+  const cps::Graph &g = p.graphs[m.body_graph];
+  REQUIRE(g.blocks.size() == 2);
+  const cps::Block &cont = p.blocks[g.blocks[1]];
+  CHECK(cont.counter_init == 2);  // f's result and the entry block's end
+  CHECK(g.outstanding_init == 3); // one call, two blocks
+}
+
+TEST_CASE("early returns: the rest of the task moves into the branch that continues") {
+  Compiled c(R"(
+task main(n: int): int {
+  if (n < 2) { return n; }
+  print(n);
+  return 0;
+}
+)");
+  const ntg::Graph &g = c.body("main");
+  REQUIRE(g.nodes.size() == 1);
+  CHECK(g.nodes[0]->else_graph->nodes.size() == 2);
+}
+}  // namespace
