@@ -43,15 +43,13 @@ std::string to_string(const TypeExpr &type) {
   std::string out;
   if (type.name == "(tuple)") {
     out = "(";
-    for (size_t i = 0; i < type.args.size(); ++i)
-      out += (i ? ", " : "") + to_string(*type.args[i]);
+    for (size_t i = 0; i < type.args.size(); ++i) out += (i ? ", " : "") + to_string(*type.args[i]);
     return out + ")";
   }
   out = type.name;
   if (!type.args.empty()) {
     out += "<";
-    for (size_t i = 0; i < type.args.size(); ++i)
-      out += (i ? ", " : "") + to_string(*type.args[i]);
+    for (size_t i = 0; i < type.args.size(); ++i) out += (i ? ", " : "") + to_string(*type.args[i]);
     out += ">";
   }
   return out;
@@ -79,8 +77,8 @@ std::string quote(const std::string &text) {
 }
 
 std::string float_text(const Expr &e) {
-  std::string s = e.is_float32 ? fmt::format("{}", float(e.float_value))
-                               : fmt::format("{}", e.float_value);
+  std::string s =
+      e.is_float32 ? fmt::format("{}", float(e.float_value)) : fmt::format("{}", e.float_value);
   // Keep a float recognisable as one: 1.0 prints as `1.0`, not `1`.
   if (s.find_first_of(".enia") == std::string::npos) s += ".0";
   return e.is_float32 ? s + "f" : s;
@@ -224,21 +222,11 @@ class Printer {
   // body goes one level deeper.
   void expr(const Expr &e, int indent) {
     switch (e.kind) {
-      case ExprKind::IntLit:
-        out_ << e.int_value << (e.is_long ? "L" : "");
-        return;
-      case ExprKind::FloatLit:
-        out_ << float_text(e);
-        return;
-      case ExprKind::BoolLit:
-        out_ << (e.bool_value ? "true" : "false");
-        return;
-      case ExprKind::StringLit:
-        out_ << quote(e.text);
-        return;
-      case ExprKind::Name:
-        out_ << e.text;
-        return;
+      case ExprKind::IntLit: out_ << e.int_value << (e.is_long ? "L" : ""); return;
+      case ExprKind::FloatLit: out_ << float_text(e); return;
+      case ExprKind::BoolLit: out_ << (e.bool_value ? "true" : "false"); return;
+      case ExprKind::StringLit: out_ << quote(e.text); return;
+      case ExprKind::Name: out_ << e.text; return;
       case ExprKind::Call: list("call", e, indent); return;
       case ExprKind::Unary: list(spelling(e.unop), e, indent); return;
       case ExprKind::Binary: list(spelling(e.binop), e, indent); return;

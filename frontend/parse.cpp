@@ -23,6 +23,7 @@
 #include <KiteParser.h>
 #include <antlr4-runtime.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cfloat>
 #include <cmath>
@@ -32,9 +33,9 @@
 namespace kite {
 namespace {
 
+using antlr4::Token;
 using kite_parser::KiteLexer;
 using kite_parser::KiteParser;
-using antlr4::Token;
 
 // Deeper bracket or prefix-operator nesting is rejected before parsing; the
 // parser uses a few stack frames per level.
@@ -118,32 +119,25 @@ bool check_tokens(const SourceFile &file, const std::vector<Token *> &tokens, Di
         diags.error(loc_of(t), "unterminated comment");
         ok = false;
         break;
-      default:
-        break;
+      default: break;
     }
     switch (t->getType()) {
       case KiteLexer::LPAREN:
       case KiteLexer::LBRACK:
-      case KiteLexer::LBRACE:
-        ++depth;
-        break;
+      case KiteLexer::LBRACE: ++depth; break;
       case KiteLexer::RPAREN:
       case KiteLexer::RBRACK:
       case KiteLexer::RBRACE:
         if (depth > 0) --depth;
         break;
-      default:
-        break;
+      default: break;
     }
     switch (t->getType()) {
       case KiteLexer::MINUS:
       case KiteLexer::NOT:
       case KiteLexer::TILDE:
-      case KiteLexer::TASK:
-        ++prefix_run;
-        break;
-      default:
-        prefix_run = 0;
+      case KiteLexer::TASK: ++prefix_run; break;
+      default: prefix_run = 0;
     }
     if (depth + prefix_run > kMaxNesting) {
       diags.error(loc_of(t), "program is nested too deeply");
@@ -201,12 +195,17 @@ class ErrorStrategy : public antlr4::DefaultErrorStrategy {
     std::string what;
     if (expected) {
       auto has = [&](size_t type) { return expected->contains(type); };
-      if (expected->size() == 1) {
-        size_t type = size_t(expected->getSingleElement());
-        if (type == KiteParser::ID)
-          what = "expected identifier";
-        else if (type != Token::EOF)
-          what = "expected " + parser->getVocabulary().getLiteralName(type);
+      // How the grammar names a token type: 'if', identifier; "" for the
+      // ones that only a longer message describes well.
+      auto name = [&](ssize_t type) -> std::string {
+        if (type == KiteParser::ID) return "identifier";
+        return parser->getVocabulary().getLiteralName(size_t(type));
+      };
+      if (expected->size() == 1 && expected->getSingleElement() == ssize_t(Token::EOF)) {
+        what = "expected declaration";  // only the top-level loop ends at EOF
+      } else if (expected->size() == 1) {
+        if (!name(expected->getSingleElement()).empty())
+          what = "expected " + name(expected->getSingleElement());
       } else if (has(KiteParser::INT) && has(KiteParser::STRING) && !has(KiteParser::RETURN)) {
         what = "expected expression";
       } else if (expected->size() == 3 && has(KiteParser::ID) && has(KiteParser::TASK) &&
@@ -217,13 +216,12 @@ class ErrorStrategy : public antlr4::DefaultErrorStrategy {
       } else if (expected->size() <= 3 && !has(Token::EOF)) {
         // A short list reads well: "expected '{' or 'if'".
         std::vector<std::string> names;
-        for (ssize_t type : expected->toList())
-          names.push_back(type == KiteParser::ID
-                              ? "identifier"
-                              : parser->getVocabulary().getLiteralName(size_t(type)));
-        what = "expected " + names[0];
-        for (size_t i = 1; i < names.size(); ++i)
-          what += (i + 1 == names.size() ? " or " : ", ") + names[i];
+        for (ssize_t type : expected->toList()) names.push_back(name(type));
+        if (std::find(names.begin(), names.end(), "") == names.end()) {
+          what = "expected " + names[0];
+          for (size_t i = 1; i < names.size(); ++i)
+            what += (i + 1 == names.size() ? " or " : ", ") + names[i];
+        }
       }
     }
     if (what.empty())

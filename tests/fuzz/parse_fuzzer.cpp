@@ -1,7 +1,8 @@
-// libFuzzer entry point for the front end's parser: no input may crash it,
-// hang it, or make it fail without a diagnostic. Not built by default. Build with clang 15 (clang 14 rejects ANTLR 4.9's headers),
-// after a normal build has generated the parser into BUILD/grammar/generated:
-//   clang++-15 -std=c++17 -g -O1 -fsanitize=fuzzer,address,undefined -I. -IBUILD/grammar/generated -isystem /usr/include/antlr4-runtime tests/fuzz/parse_fuzzer.cpp frontend/{parse,ast,diagnostics,source,types}.cpp BUILD/grammar/generated/Kite*.cpp /usr/lib/x86_64-linux-gnu/libantlr4-runtime.a -lfmt -o parse_fuzzer
+// libFuzzer entry point for the parser: no input may crash or hang it, or make
+// it fail without a diagnostic. Not built by default. Build with clang 15
+// (clang 14 rejects ANTLR 4.9's headers) once a normal build in BUILD has
+// generated the parser, from the repository root:
+// clang++-15 -std=c++17 -g -O1 -fsanitize=fuzzer,address,undefined -I. -IBUILD/grammar/generated -isystem /usr/include/antlr4-runtime tests/fuzz/parse_fuzzer.cpp frontend/{parse,ast,diagnostics,source,types}.cpp BUILD/grammar/generated/Kite*.cpp /usr/lib/x86_64-linux-gnu/libantlr4-runtime.a -lfmt -o parse_fuzzer
 #include <cstddef>
 #include <cstdint>
 #include <sstream>

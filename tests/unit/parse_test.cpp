@@ -1,11 +1,11 @@
 // Unit tests of the parser (frontend/parse.h) and the AST printer: precedence,
 // every statement form, optional semicolons, locations, syntax errors.
+#include "frontend/parse.h"
+
 #include <doctest/doctest.h>
 
 #include <sstream>
 #include <string>
-
-#include "frontend/parse.h"
 
 namespace kite {
 namespace {
@@ -130,7 +130,8 @@ TEST_CASE("compound expressions") {
   CHECK(expr("task f(x) + 1") == "(+ (future (call f x)) 1)");
   CHECK(expr("task (x: int): int { return x }") == "(task (x: int): int\n    return x)");
   CHECK(expr("task () { }") == "(task ())");
-  CHECK(expr("task (x: int) { print(x) }(3)") == "(call (task (x: int)\n    expr (call print x)) 3)");
+  CHECK(expr("task (x: int) { print(x) }(3)") ==
+        "(call (task (x: int)\n    expr (call print x)) 3)");
 }
 
 TEST_CASE("types") {
@@ -265,7 +266,8 @@ TEST_CASE("missing semicolons") {
         "t.kite:1:23: error: expected ';' after return statement");
   CHECK(first_error("struct s { a: int b: int }") ==
         "t.kite:1:18: error: expected ';' after field");
-  CHECK(first_error("k = 1\ntask main() { }") == "t.kite:1:6: error: expected ';' after declaration");
+  CHECK(first_error("k = 1\ntask main() { }") ==
+        "t.kite:1:6: error: expected ';' after declaration");
   // In a case branch only the last statement before `}` may omit it.
   CHECK(first_error("task main() { case (t) { leaf v: f(v) node b: g(b) } }") ==
         "t.kite:1:38: error: expected ';' after expression");
@@ -309,6 +311,8 @@ TEST_CASE("syntax errors") {
   CHECK(first_error("task main() {") == "t.kite:1:14: error: expected '}' at end of file");
   CHECK(first_error("task main() { x y; }") == "t.kite:1:16: error: expected ';' after expression");
   CHECK(first_error("task main() { a() then }") == "t.kite:1:24: error: unexpected '}'");
+  CHECK(first_error("task main() { }\n3;") == "t.kite:2:1: error: expected declaration");
+  CHECK(first_error("task main( {") == "t.kite:1:12: error: expected ')'");
   CHECK(first_error("task main() { x = t{ a = 1, b }; }") == "t.kite:1:31: error: expected '='");
   CHECK(first_error("task main() { f() <- 3; }") ==
         "t.kite:1:15: error: cannot assign to this expression");
@@ -323,7 +327,8 @@ TEST_CASE("syntax errors") {
 }
 
 TEST_CASE("lexical errors") {
-  CHECK(first_error("task main() { x = 1 @ 2; }") == "t.kite:1:21: error: unexpected character '@'");
+  CHECK(first_error("task main() { x = 1 @ 2; }") ==
+        "t.kite:1:21: error: unexpected character '@'");
   CHECK(first_error("task main() { x = \"abc }") ==
         "t.kite:1:19: error: unterminated string literal");
   CHECK(first_error("task main() { }\n/* open") == "t.kite:2:1: error: unterminated comment");
