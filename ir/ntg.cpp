@@ -303,11 +303,11 @@ std::string dot_escape(const std::string &s) {
 void dot_graph(const TaskGraph &tg, const Graph &g, std::ostream &out, int indent) {
   std::string pad(indent, ' ');
   for (auto &n : g.nodes) {
-    std::string label = "n" + std::to_string(n->id) + ": " + to_kite(*n->stmt) + "\\n" +
-                        dep_text(tg, n->dep);
+    std::string label = dot_escape("n" + std::to_string(n->id) + ": " + to_kite(*n->stmt)) +
+                        "\\n" + dot_escape(dep_text(tg, n->dep));
     if (n->kind == NodeKind::If) {
       out << pad << "subgraph cluster_n" << n->id << " {\n";
-      out << pad << "  label=\"" << dot_escape(label) << "\"; style=rounded;\n";
+      out << pad << "  label=\"" << label << "\"; style=rounded;\n";
       out << pad << "  n" << n->id << " [shape=diamond, label=\"if\"];\n";
       out << pad << "  subgraph cluster_g" << n->then_graph->id << " { label=\"then\";\n";
       dot_graph(tg, *n->then_graph, out, indent + 4);
@@ -316,7 +316,7 @@ void dot_graph(const TaskGraph &tg, const Graph &g, std::ostream &out, int inden
       dot_graph(tg, *n->else_graph, out, indent + 4);
       out << pad << "  }\n" << pad << "}\n";
     } else {
-      out << pad << "n" << n->id << " [label=\"" << dot_escape(label) << "\""
+      out << pad << "n" << n->id << " [label=\"" << label << "\""
           << (n->parallel() ? ", style=bold" : "") << "];\n";
     }
   }
