@@ -10,6 +10,7 @@
 #include "ir/anf.h"
 #include "ir/cps.h"
 #include "ir/ntg.h"
+#include "ir/verify.h"
 
 namespace kite {
 
@@ -38,11 +39,13 @@ int compile(const CompileOptions &o) {
 
     // ANF -> nested task graphs with dependencies (ir/ntg.h, §3.3.2-3.3.3).
     ntg::Program graphs = ntg::build(*program);
+    verify(graphs);
     if (o.dump_ntg == "text") return ntg::dump(graphs, std::cout), 0;
     if (o.dump_ntg == "dot") return ntg::dump_dot(graphs, std::cout), 0;
 
     // Task graphs -> CPS blocks with join counters (ir/cps.h, §4.1).
     cps::Program blocks = cps::lower(graphs);
+    verify(blocks);
     if (o.dump_cps) return cps::dump(blocks, std::cout), 0;
 
     // CPS blocks -> the OpenCL uber-kernel (backend-opencl/emit.h, §4.2).
