@@ -1,4 +1,4 @@
-/* The contract between kite-run (host C++), the scheduler (runtime-cl/*.cl)
+/* The contract between kite-run (host C++), the scheduler (scheduler.cl)
  * and the code kitec generates. Plain #defines so that both C++ and OpenCL C
  * include it; kitec pastes it at the top of every generated program.
  *

@@ -295,10 +295,16 @@ void kite_finish(kite_ctx *c, int rec) {
 int kite_print_reserve(kite_ctx *c, int items) {
   if (c->ctl[KITE_CTL_DONE]) return -1;
   int words = 1 + 2 * items;
-  int at = atomic_add(&c->ctl[KITE_CTL_PRINT_HEAD], words);
-  if (at + words > c->print_cap) {
-    kite_error(c, KITE_ERR_PRINT, -1, 0, 0);
-    return -1;
+  volatile __global int *head = &c->ctl[KITE_CTL_PRINT_HEAD];
+  int at;
+  /* The head never passes the end, so the host always finds whole records. */
+  for (;;) {
+    at = *head;
+    if (at + words > c->print_cap) {
+      kite_error(c, KITE_ERR_PRINT, -1, 0, 0);
+      return -1;
+    }
+    if (atomic_cmpxchg(head, at, at + words) == at) break;
   }
   if (at + words > c->ctl[KITE_CTL_PRINT_LIMIT]) atomic_xchg(&c->ctl[KITE_CTL_YIELD], 1);
   c->printbuf[at] = items;
@@ -331,7 +337,7 @@ __kernel void kite_uber(__global long *frames, __global long *deques, __global i
     atomic_inc(&c->ctl[KITE_CTL_PROBE_ARRIVED]);
     int limit = params[KITE_PARAM_SPIN_LIMIT];
     for (int i = 0; i < limit; ++i)
-      if (atomic_add(&c->ctl[KITE_CTL_PROBE_ARRIVED], 0) >= c->num_workers) return;
+      if (c->ctl[KITE_CTL_PROBE_ARRIVED] >= c->num_workers) return;
     atomic_xchg(&c->ctl[KITE_CTL_PROBE_FAILED], 1);
     return;
   }

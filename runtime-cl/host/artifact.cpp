@@ -155,6 +155,14 @@ class Parser {
     return -1;
   }
 
+  // The character a one-letter escape such as \n stands for, or 0.
+  static char simple_escape(char e) {
+    static const char kFrom[] = "ntrabfv\\\"'?";
+    static const char kTo[] = "\n\t\r\a\b\f\v\\\"'?";
+    const char *p = e ? std::strchr(kFrom, e) : nullptr;
+    return p ? kTo[p - kFrom] : 0;
+  }
+
   // A C-escaped string literal in double quotes, and nothing after it.
   std::string unescape(std::string_view s) const {
     if (s.size() < 2 || s.front() != '"') fail("expected 'string <index> \"text\"'");
@@ -170,15 +178,11 @@ class Parser {
       }
       if (i >= s.size()) fail("unterminated string literal");
       char e = s[i++];
+      if (char simple = simple_escape(e)) {
+        out += simple;
+        continue;
+      }
       switch (e) {
-        case 'n': out += '\n'; break;
-        case 't': out += '\t'; break;
-        case 'r': out += '\r'; break;
-        case 'a': out += '\a'; break;
-        case 'b': out += '\b'; break;
-        case 'f': out += '\f'; break;
-        case 'v': out += '\v'; break;
-        case '\\': case '"': case '\'': case '?': out += e; break;
         case 'x': {
           int value = 0, digits = 0;
           while (i < s.size() && hex_digit(s[i]) >= 0 && digits < 2) {

@@ -20,10 +20,10 @@ struct Site {
 };
 
 struct Artifact {
-  std::string path;            // the file it was read from
-  std::string source;          // the Kite source file it was compiled from
-  std::vector<Param> params;   // main's parameters, in order
-  std::string result;          // main's result type, "unit" for none
+  std::string path;                  // the file it was read from
+  std::string source;                // the Kite source file it was compiled from
+  std::vector<Param> params;         // main's parameters, in order
+  std::string result;                // main's result type, "unit" for none
   std::vector<std::string> strings;  // string literals (unescaped) by index
   std::vector<Site> sites;           // run-time error sites by index
   int frame_words = 0;               // longs per task record

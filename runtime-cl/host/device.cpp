@@ -69,8 +69,8 @@ Program program_from_binary(cl_context context, const Device &device, const std:
   const unsigned char *data = reinterpret_cast<const unsigned char *>(binary.data());
   size_t size = binary.size();
   cl_int binary_status = CL_SUCCESS, err = CL_SUCCESS;
-  Program program(clCreateProgramWithBinary(context, 1, &device.id, &size, &data, &binary_status,
-                                            &err));
+  Program program(
+      clCreateProgramWithBinary(context, 1, &device.id, &size, &data, &binary_status, &err));
   if (err != CL_SUCCESS || binary_status != CL_SUCCESS) return {};
   if (clBuildProgram(program.get(), 1, &device.id, options.c_str(), nullptr, nullptr) !=
       CL_SUCCESS) {
@@ -157,7 +157,8 @@ const Device &select_device(const std::vector<Device> &devices, const std::strin
     throw RunError(fmt::format("--device takes cpu, gpu or a device number, not '{}'", spec));
   }
   if (index >= devices.size()) {
-    throw RunError(fmt::format("there is no OpenCL device {} (see kite-run --list-devices)", index));
+    throw RunError(
+        fmt::format("there is no OpenCL device {} (see kite-run --list-devices)", index));
   }
   return devices[index];
 }
@@ -190,7 +191,8 @@ DeviceProgram build_program(const Device &device, const std::string &opencl, con
     check_cl(err, "cannot create the OpenCL program");
     err = clBuildProgram(p.program.get(), 1, &device.id, p.options.c_str(), nullptr, nullptr);
     if (err == CL_BUILD_PROGRAM_FAILURE) {
-      fmt::print(stderr, "kite-run: OpenCL build log:\n{}\n", build_log(p.program.get(), device.id));
+      fmt::print(stderr, "kite-run: OpenCL build log:\n{}\n",
+                 build_log(p.program.get(), device.id));
       throw RunError("the OpenCL program did not build");
     }
     check_cl(err, "cannot build the OpenCL program");

@@ -47,9 +47,9 @@ struct DeviceProgram {
   Queue queue;
   Program program;
   Kernel kernel;
-  std::string options;     // the build options used
-  uint64_t cache_key = 0;  // hash of source, options and device; keys the caches
-  bool from_cache = false; // the binary came from the cache
+  std::string options;      // the build options used
+  uint64_t cache_key = 0;   // hash of source, options and device; keys the caches
+  bool from_cache = false;  // the binary came from the cache
 };
 
 // Builds `opencl` for `device` with -cl-std=CL1.2 -w (the generated code's warnings

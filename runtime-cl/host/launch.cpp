@@ -1,7 +1,6 @@
 #include "host/launch.h"
 
 #include <fmt/format.h>
-
 #include <sys/mman.h>
 
 #include <algorithm>
@@ -124,9 +123,19 @@ Buffer DeviceRun::create_zeroed(size_t bytes, const char *what, const char *opti
     }
   }
   Buffer b = create(bytes, what, option);
-  const int64_t zero = 0;
-  cl_int err = clEnqueueFillBuffer(program_.queue.get(), b.get(), &zero, sizeof zero, 0, bytes, 0,
-                                   nullptr, nullptr);
+  // With the largest pattern OpenCL allows: NVIDIA's driver fails (and loses
+  // the context) on a fill that reaches pattern element 2^31, 16 GiB of longs.
+  static const unsigned char zeros[128] = {};
+  const size_t body = bytes / sizeof zeros * sizeof zeros;
+  cl_int err = CL_SUCCESS;
+  if (body > 0) {
+    err = clEnqueueFillBuffer(program_.queue.get(), b.get(), zeros, sizeof zeros, 0, body, 0,
+                              nullptr, nullptr);
+  }
+  if (err == CL_SUCCESS && bytes > body) {  // sizes are whole longs
+    err = clEnqueueFillBuffer(program_.queue.get(), b.get(), zeros, sizeof(int64_t), body,
+                              bytes - body, 0, nullptr, nullptr);
+  }
   if (err == CL_SUCCESS) err = clFinish(program_.queue.get());  // drivers allocate lazily
   if (is_out_of_memory(err)) throw out_of_memory(bytes, what, option);
   check_cl(err, "cannot clear device memory");
@@ -235,9 +244,9 @@ class Prober {
                                   nullptr),
              "cannot write device memory");
     enqueue_grid(q, program_.kernel.get(), workers);
-    check_cl(clEnqueueReadBuffer(q, ctl_.get(), CL_TRUE, 0, sizeof ctl, ctl.data(), 0, nullptr,
-                                 nullptr),
-             "cannot read the residency probe's result");
+    check_cl(
+        clEnqueueReadBuffer(q, ctl_.get(), CL_TRUE, 0, sizeof ctl, ctl.data(), 0, nullptr, nullptr),
+        "cannot read the residency probe's result");
     return ctl[KITE_CTL_PROBE_FAILED] == 0 &&
            ctl[KITE_CTL_PROBE_ARRIVED] == static_cast<int32_t>(workers);
   }
@@ -287,8 +296,9 @@ ProbeResult probe_resident_workers(const Device &device, DeviceProgram &program,
     }
   }
   if (good == 0) {
-    throw RunError("internal: the residency probe failed even with one worker (does kite_uber "
-                   "implement KITE_MODE_PROBE?)");
+    throw RunError(
+        "internal: the residency probe failed even with one worker (does kite_uber "
+        "implement KITE_MODE_PROBE?)");
   }
   cache.store(key, ".workers", fmt::format("{}", good));
   return {good, prober.launches()};

@@ -14,12 +14,12 @@ namespace kite::host {
 
 // Sizes of one run; every count fits the ABI's int params.
 struct RunShape {
-  uint32_t workers = 0;     // work-groups of one work-item each
-  uint32_t num_frames = 0;  // records in the pool
-  uint32_t frame_words = 0; // longs per record
-  uint32_t deque_cap = 0;   // entries per deque, a power of two
-  uint32_t print_cap = 0;   // longs in printbuf
-  uint32_t print_limit = 0; // ctl[KITE_CTL_PRINT_LIMIT]
+  uint32_t workers = 0;      // work-groups of one work-item each
+  uint32_t num_frames = 0;   // records in the pool
+  uint32_t frame_words = 0;  // longs per record
+  uint32_t deque_cap = 0;    // entries per deque, a power of two
+  uint32_t print_cap = 0;    // longs in printbuf
+  uint32_t print_limit = 0;  // ctl[KITE_CTL_PRINT_LIMIT]
 };
 
 using Ctl = std::array<int32_t, KITE_CTL_INTS>;
@@ -65,7 +65,7 @@ class DeviceRun {
 // compute_units up to 64 times that). Cached under the program's cache key.
 struct ProbeResult {
   uint32_t workers = 0;
-  int launches = 0;     // 0 when it came from the cache
+  int launches = 0;  // 0 when it came from the cache
 };
 ProbeResult probe_resident_workers(const Device &device, DeviceProgram &program,
                                    const Cache &cache);

@@ -19,9 +19,9 @@
 //      result.
 // Every failure is "kite-run: error: <message>" on stderr and exit status 1.
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -56,7 +56,7 @@ constexpr uint64_t kDefaultPrintBytes = 8ull << 20;  // 1 Mi longs, or more for 
 // Half the print buffer is headroom for the prints in flight when one passes
 // the limit: at least this many longs per worker (a print of 31 items).
 constexpr uint64_t kHeadroomPerWorker = 64;
-constexpr uint64_t kMaxPoolBytes = 1ull << 30;        // default record pool at most 1 GiB
+constexpr uint64_t kMaxPoolBytes = 1ull << 30;  // default record pool at most 1 GiB
 
 struct Options {
   std::string device;  // "" = default
@@ -77,7 +77,7 @@ struct Options {
 struct Report {
   double setup_ms = 0;  // context + program build or cache load + kernel
   bool binary_cached = false;
-  double probe_ms = 0;   // the residency probe, when it launched
+  double probe_ms = 0;     // the residency probe, when it launched
   int probe_launches = 0;  // 0: no probe, or its result came from the cache
   double run_ms = 0;
   int launches = 0;
@@ -89,8 +89,8 @@ struct Report {
 
 // --- command line ---
 
-const std::set<std::string> kFlags = {"-t", "--time", "--stats", "--list-devices", "--no-cache",
-                                      "--probe", "-h", "--help"};
+const std::set<std::string> kFlags = {"-t",         "--time",  "--stats", "--list-devices",
+                                      "--no-cache", "--probe", "-h",      "--help"};
 const std::set<std::string> kValued = {"--device", "--records", "--deque", "--workers",
                                        "--print-buffer"};
 
@@ -141,8 +141,7 @@ std::optional<int> parse_command_line(int argc, char **argv, Options &o) {
                  "device, else the first device)");
   app.add_flag("--list-devices", o.list_devices, "List the OpenCL devices and exit");
   app.add_flag("--stats", o.stats, "After the run, print scheduler statistics on stderr");
-  app.add_flag("-t,--time", o.time,
-               "Print the compile-to-device time and the run time on stderr");
+  app.add_flag("-t,--time", o.time, "Print the compile-to-device time and the run time on stderr");
   app.add_option("--records", o.records,
                  "Records in the task record pool (default: as many as fit in 1/4 of device "
                  "memory, at most 1 GiB)");
@@ -172,14 +171,29 @@ std::optional<int> parse_command_line(int argc, char **argv, Options &o) {
     return 1;
   }
   if (!o.list_devices && o.prog.empty()) {
-    fmt::print(stderr, "kite-run: error: no program given (usage: kite-run [options] prog "
-                       "args...)\n");
+    fmt::print(stderr,
+               "kite-run: error: no program given (usage: kite-run [options] prog "
+               "args...)\n");
     return 1;
   }
   return std::nullopt;
 }
 
 // --- choosing sizes ---
+
+// The checks that need no device, so that a typo fails before a slow build.
+void check_options(const Options &o) {
+  constexpr uint64_t kIntMax = std::numeric_limits<int32_t>::max();
+  if (o.records && (*o.records < 1 || *o.records > kIntMax)) {
+    throw RunError(fmt::format("--records must be between 1 and {}", kIntMax));
+  }
+  if (o.deque < 2 || o.deque > (1u << 30) || (o.deque & (o.deque - 1)) != 0) {
+    throw RunError(fmt::format("--deque must be a power of two, not {}", o.deque));
+  }
+  if (o.workers && (*o.workers < 1 || *o.workers > (1u << 24))) {
+    throw RunError("--workers must be between 1 and 16777216");
+  }
+}
 
 RunShape choose_shape(const Options &o, const Device &device, const Artifact &artifact,
                       uint32_t workers) {
@@ -189,16 +203,10 @@ RunShape choose_shape(const Options &o, const Device &device, const Artifact &ar
   s.frame_words = static_cast<uint32_t>(artifact.frame_words);
   const uint64_t frame_bytes = uint64_t(artifact.frame_words) * sizeof(int64_t);
   if (o.records) {
-    if (*o.records < 1 || *o.records > kIntMax) {
-      throw RunError(fmt::format("--records must be between 1 and {}", kIntMax));
-    }
     s.num_frames = static_cast<uint32_t>(*o.records);
   } else {
     uint64_t budget = std::min({device.global_mem / 4, uint64_t(device.max_alloc), kMaxPoolBytes});
     s.num_frames = static_cast<uint32_t>(std::clamp<uint64_t>(budget / frame_bytes, 1, kIntMax));
-  }
-  if (o.deque < 2 || o.deque > (1u << 30) || (o.deque & (o.deque - 1)) != 0) {
-    throw RunError(fmt::format("--deque must be a power of two, not {}", o.deque));
   }
   s.deque_cap = static_cast<uint32_t>(o.deque);
   const uint64_t least_cap = 2 * kHeadroomPerWorker * workers;
@@ -206,9 +214,9 @@ RunShape choose_shape(const Options &o, const Device &device, const Artifact &ar
   if (o.print_bytes) {
     print_cap = *o.print_bytes / sizeof(int64_t);
     if (print_cap < least_cap || print_cap > (1u << 30)) {
-      throw RunError(fmt::format("--print-buffer must be between {} bytes ({} per worker) and 8 GiB",
-                                 least_cap * sizeof(int64_t),
-                                 2 * kHeadroomPerWorker * sizeof(int64_t)));
+      throw RunError(
+          fmt::format("--print-buffer must be between {} bytes ({} per worker) and 8 GiB",
+                      least_cap * sizeof(int64_t), 2 * kHeadroomPerWorker * sizeof(int64_t)));
     }
   }
   s.print_cap = static_cast<uint32_t>(print_cap);
@@ -220,9 +228,6 @@ RunShape choose_shape(const Options &o, const Device &device, const Artifact &ar
 uint32_t choose_workers(const Options &o, const Device &device, DeviceProgram &program,
                         const Cache &cache, Report &report) {
   if (o.workers) {
-    if (*o.workers < 1 || *o.workers > (1u << 24)) {
-      throw RunError("--workers must be between 1 and 16777216");
-    }
     report.workers_from = "--workers";
     return static_cast<uint32_t>(*o.workers);
   }
@@ -245,16 +250,22 @@ uint32_t choose_workers(const Options &o, const Device &device, DeviceProgram &p
 std::string error_message(const Ctl &ctl, const Ctl64 &ctl64) {
   int64_t a = ctl64[KITE_CTL64_ERR_A], b = ctl64[KITE_CTL64_ERR_B];
   switch (ctl[KITE_CTL_ERROR]) {
-    case KITE_ERR_DIV_ZERO: return "integer division by zero";
-    case KITE_ERR_INDEX: return fmt::format("index {} out of bounds for array of length {}", a, b);
-    case KITE_ERR_HEAP: return "device heap exhausted";
+    case KITE_ERR_DIV_ZERO:
+      return "integer division by zero";
+    case KITE_ERR_INDEX:
+      return fmt::format("index {} out of bounds for array of length {}", a, b);
+    case KITE_ERR_HEAP:
+      return "device heap exhausted";
     case KITE_ERR_RECORDS:
       return fmt::format("task record pool exhausted ({} records; try --records)", a);
     case KITE_ERR_QUEUE:
       return fmt::format("task queue overflow ({} entries per worker; try --deque)", a);
-    case KITE_ERR_PRINT: return "print buffer overflow (try --print-buffer)";
-    case KITE_ERR_CASE: return "no case branch matches";
-    default: return fmt::format("internal: unknown run-time error code {}", ctl[KITE_CTL_ERROR]);
+    case KITE_ERR_PRINT:
+      return "print buffer overflow (try --print-buffer)";
+    case KITE_ERR_CASE:
+      return "no case branch matches";
+    default:
+      return fmt::format("internal: unknown run-time error code {}", ctl[KITE_CTL_ERROR]);
   }
 }
 
@@ -300,7 +311,8 @@ void print_stats(const Report &r) {
   fmt::print(stderr, "kite-run: stats: tasks per worker      {}\n", line);
 
   int64_t bump = r.ctl[KITE_CTL_BUMP];
-  fmt::print(stderr, "kite-run: stats: record pool used      {} of {} records ({:.1f} of {:.1f} MiB)\n",
+  fmt::print(stderr,
+             "kite-run: stats: record pool used      {} of {} records ({:.1f} of {:.1f} MiB)\n",
              bump, s.num_frames, double(bump) * s.frame_words * 8 / (1 << 20),
              double(s.num_frames) * s.frame_words * 8 / (1 << 20));
   fmt::print(stderr, "kite-run: stats: kernel launches       {}\n", r.launches);
@@ -329,6 +341,7 @@ int run(const Options &o) {
   }
 
   // 1. The artifact and main's arguments.
+  check_options(o);
   Artifact artifact = load_artifact(o.prog);
   std::vector<int64_t> args = convert_args(artifact, o.args);
 

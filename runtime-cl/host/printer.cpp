@@ -10,11 +10,16 @@ namespace kite::host {
 
 std::string Printer::format_item(int64_t tag, int64_t value) const {
   switch (tag) {
-    case KITE_PRINT_INT: return format_scalar(Scalar::kInt, value);
-    case KITE_PRINT_LONG: return format_scalar(Scalar::kLong, value);
-    case KITE_PRINT_FLOAT: return format_scalar(Scalar::kFloat, value);
-    case KITE_PRINT_DOUBLE: return format_scalar(Scalar::kDouble, value);
-    case KITE_PRINT_BOOL: return format_scalar(Scalar::kBool, value);
+    case KITE_PRINT_INT:
+      return format_scalar(Scalar::kInt, value);
+    case KITE_PRINT_LONG:
+      return format_scalar(Scalar::kLong, value);
+    case KITE_PRINT_FLOAT:
+      return format_scalar(Scalar::kFloat, value);
+    case KITE_PRINT_DOUBLE:
+      return format_scalar(Scalar::kDouble, value);
+    case KITE_PRINT_BOOL:
+      return format_scalar(Scalar::kBool, value);
     case KITE_PRINT_STRING:
       if (value < 0 || static_cast<uint64_t>(value) >= artifact_.strings.size()) {
         throw RunError(fmt::format("internal: print record names string {} of {}", value,

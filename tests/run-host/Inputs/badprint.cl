@@ -6,11 +6,11 @@
 __kernel void kite_uber(KITE_TEST_ARGS) {
   if (kite_test_probe(ctl, params)) return;
   if (get_global_id(0) != 0) return;
-  int at = kite_test_reserve(ctl, 1);
+  int at = kite_test_reserve(ctl, params, 1);
   printbuf[at] = 1;
   printbuf[at + 1] = KITE_PRINT_STRING;
   printbuf[at + 2] = 0;
-  at = kite_test_reserve(ctl, 1);
+  at = kite_test_reserve(ctl, params, 1);
   printbuf[at] = 1;
   printbuf[at + 1] = KITE_PRINT_STRING;
   printbuf[at + 2] = 3;

@@ -13,13 +13,13 @@ __kernel void kite_uber(KITE_TEST_ARGS) {
   if (get_global_id(0) != 0) return;
   int tags[5] = {KITE_PRINT_INT, KITE_PRINT_LONG, KITE_PRINT_FLOAT, KITE_PRINT_DOUBLE,
                  KITE_PRINT_BOOL};
-  int at = kite_test_reserve(ctl, 5);
+  int at = kite_test_reserve(ctl, params, 5);
   printbuf[at] = 5;
   for (int k = 0; k < 5; ++k) {
     printbuf[at + 1 + 2 * k] = tags[k];
     printbuf[at + 2 + 2 * k] = ctl64[KITE_CTL64_ARGS + k];
   }
-  at = kite_test_reserve(ctl, 5);
+  at = kite_test_reserve(ctl, params, 5);
   printbuf[at] = 5;
   for (int k = 0; k < 5; ++k) {
     printbuf[at + 1 + 2 * k] = KITE_PRINT_LONG;

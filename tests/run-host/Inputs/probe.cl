@@ -17,9 +17,15 @@ static int kite_test_probe(__global int *ctl, __global int *params) {
       __global long *printbuf, __global int *ctl, __global long *ctl64,             \
       __global long *stats, __global int *params
 
-/* Reserves a print record of n items; returns its first long. */
-static int kite_test_reserve(__global int *ctl, int n) {
+/* Reserves a print record of n items; returns its first long, or -1 when it
+ * does not fit in the buffer (then the run stops with KITE_ERR_PRINT). */
+static int kite_test_reserve(__global int *ctl, __global int *params, int n) {
   int at = atomic_add(&ctl[KITE_CTL_PRINT_HEAD], 1 + 2 * n);
+  if (at + 1 + 2 * n > params[KITE_PARAM_PRINT_CAP]) {
+    atomic_cmpxchg(&ctl[KITE_CTL_ERROR], 0, KITE_ERR_PRINT);
+    ctl[KITE_CTL_DONE] = 1;
+    return -1;
+  }
   if (at + 1 + 2 * n > ctl[KITE_CTL_PRINT_LIMIT]) ctl[KITE_CTL_YIELD] = 1;
   return at;
 }

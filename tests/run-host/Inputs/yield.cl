@@ -15,10 +15,12 @@ __kernel void kite_uber(KITE_TEST_ARGS) {
     return;
   }
   volatile __global int *yield = &ctl[KITE_CTL_YIELD];
-  while (!*yield) {
+  volatile __global int *done = &ctl[KITE_CTL_DONE];
+  while (!*yield && !*done) {
     long i = atom_inc(&ctl64[5]);
     if (i >= n) break;
-    int at = kite_test_reserve(ctl, 1);
+    int at = kite_test_reserve(ctl, params, 1);
+    if (at < 0) break;
     printbuf[at] = 1;
     printbuf[at + 1] = KITE_PRINT_LONG;
     printbuf[at + 2] = i;
