@@ -49,6 +49,9 @@ struct VarDecl {
   bool is_param = false;
   bool is_temp = false;   // introduced by the compiler (ANF)
   int id = -1;            // index among its task's variables (ir/ passes)
+  // The element variable of a for/map loop over an array aliases the element:
+  // reading it reads c[i], assigning it writes c[i].
+  struct Stmt *alias_of = nullptr;
 };
 
 #define KITE_EXPR_KINDS(X)                                                   \
@@ -116,6 +119,7 @@ struct Expr {
   TaskDecl *task = nullptr;       // a named task
   struct ValueDecl *global = nullptr;  // a top-level constant
   int builtin = -1;               // a prelude function (kite::Builtin)
+  int field = -1;                 // Field: the struct field or tuple member selected
 
   // Operators.
   BinaryOp binop = BinaryOp::Add;
@@ -152,7 +156,8 @@ struct CaseBranch {
   SourceLoc loc;
   std::string field;     // empty for default
   std::string binder;    // the variable bound to the field's value
-  VarDecl *binder_var = nullptr;
+  VarDecl *binder_var = nullptr;  // owned by the task's locals
+  int field_index = -1;  // the union field this branch matches
   StmtList body;
 };
 
@@ -175,9 +180,12 @@ struct Stmt {
 
   std::vector<CaseBranch> branches;  // Case
 
-  // For/Map: element alias and optional index variable.
+  // For/Map: element alias and optional index variable. The checker adds an
+  // index variable when none was written and a variable holding the
+  // collection, evaluated once when the loop starts.
   std::unique_ptr<VarDecl> elem_var;
   std::unique_ptr<VarDecl> index_var;
+  std::unique_ptr<VarDecl> coll_var;
 };
 
 struct TaskDecl {

@@ -7,6 +7,7 @@
 #include "frontend/check.h"
 
 #include <map>
+#include <set>
 
 namespace kite {
 namespace {
@@ -24,8 +25,11 @@ class Checker {
       : program_(program), types_(types), diags_(diags) {}
 
   void run() {
-    for (auto &s : program_.structs)
-      unsupported(s->loc, s->is_union ? "union declarations" : "struct declarations");
+    for (auto &sd : program_.structs) {
+      declare_global(sd->name, sd->loc);
+      structs_[sd->name] = sd.get();
+    }
+    for (auto &sd : program_.structs) declare_fields(*sd);
     for (size_t i = 0; i < program_.tasks.size(); ++i) {
       TaskDecl &t = *program_.tasks[i];
       t.id = int(i);
@@ -55,6 +59,29 @@ class Checker {
 
   // --- Types -------------------------------------------------------------
 
+  void declare_fields(StructDecl &sd) {
+    auto &fields = fields_[sd.name];
+    if (sd.fields.empty())
+      diags_.error(sd.loc, "{} '{}' has no fields", sd.is_union ? "union" : "struct", sd.name);
+    for (auto &f : sd.fields) {
+      for (auto &other : fields)
+        if (other.first == f.name) diags_.error(f.loc, "duplicate field '{}'", f.name);
+      Type *t = resolve(f.type.get());
+      if (t && t->kind == TypeKind::Unit) {
+        diags_.error(f.loc, "field '{}' cannot have type unit", f.name);
+        t = nullptr;
+      }
+      fields.push_back({f.name, t ? t : types_.int_t()});
+    }
+  }
+
+  int field_index(const std::string &type_name, const std::string &field) {
+    auto &fields = fields_[type_name];
+    for (size_t i = 0; i < fields.size(); ++i)
+      if (fields[i].first == field) return int(i);
+    return -1;
+  }
+
   Type *resolve(const TypeExpr *t) {
     if (!t) return types_.unit_t();
     const std::string &n = t->name;
@@ -65,20 +92,46 @@ class Checker {
       if (n == "double") return types_.double_t();
       if (n == "bool") return types_.bool_t();
       if (n == "unit") return types_.unit_t();
+      auto sd = structs_.find(n);
+      if (sd != structs_.end())
+        return types_.named(sd->second->is_union ? TypeKind::Union : TypeKind::Struct, n);
     }
     if (n == "future" && t->args.size() == 1) {
       // A future<t> annotation is accepted; the value is forced where it is
       // used, so the variable behaves as a t (docs/language.md).
-      Type *inner = resolve(t->args[0].get());
-      return inner;
+      return resolve(t->args[0].get());
     }
-    if (n == "array" || n == "task" || n == "(tuple)" || n == "(tuple)" || n == "future") {
-      std::string what = n == "(tuple)" ? "tuple types" : n + " types";
-      if (n == "future") what = "this future type";
-      unsupported(t->loc, what);
+    if (n == "array" && t->args.size() == 1) {
+      Type *elem = resolve(t->args[0].get());
+      if (!elem) return nullptr;
+      if (elem->kind == TypeKind::Unit) {
+        diags_.error(t->loc, "an array cannot hold unit");
+        return nullptr;
+      }
+      return types_.array(elem);
+    }
+    if (n == "(tuple)") {
+      std::vector<Type *> members;
+      for (auto &a : t->args) {
+        Type *m = resolve(a.get());
+        if (!m) return nullptr;
+        if (m->kind == TypeKind::Unit) {
+          diags_.error(a->loc, "a tuple cannot hold unit");
+          return nullptr;
+        }
+        members.push_back(m);
+      }
+      return types_.tuple(members);
+    }
+    if (n == "task") {
+      unsupported(t->loc, "task types");
       return nullptr;
     }
-    diags_.error(t->loc, "unknown type '{}'", n);
+    if (n == "array" || n == "future") {
+      diags_.error(t->loc, "'{}' takes one type argument", n);
+      return nullptr;
+    }
+    diags_.error(t->loc, "unknown type '{}'", ast::to_string(*t));
     return nullptr;
   }
 
@@ -137,6 +190,17 @@ class Checker {
     }
     TaskDecl &m = *it->second;
     if (m.params.size() > 24) diags_.error(m.loc, "main takes at most 24 parameters");
+    auto passable = [](Type *t) {
+      return t->is_scalar() || (t->kind == TypeKind::Array && t->elem->is_scalar());
+    };
+    for (size_t i = 0; i < m.params.size(); ++i)
+      if (!passable(m.type->params[i]))
+        diags_.error(m.params[i].loc,
+                     "main's parameters must be scalars or arrays of scalars, not {} yet",
+                     to_string(m.type->params[i]));
+    if (m.result_type->kind != TypeKind::Unit && !passable(m.result_type))
+      diags_.error(m.loc, "main must return a scalar or an array of scalars, not {} yet",
+                   to_string(m.result_type));
   }
 
   // --- Tasks and statements ----------------------------------------------
@@ -202,10 +266,15 @@ class Checker {
         bool b = check_block(s.else_body);
         return a && b && s.has_else;
       }
-      case StmtKind::Then: unsupported(s.loc, "'then' statements"); return false;
-      case StmtKind::Case: unsupported(s.loc, "case statements"); return false;
-      case StmtKind::For: unsupported(s.loc, "for loops"); return false;
-      case StmtKind::Map: unsupported(s.loc, "map loops"); return false;
+      case StmtKind::Then: {
+        // `s1 then s2` is two statements in the same scope, ordered.
+        bool a = check_list(s.body);
+        bool b = check_list(s.else_body);
+        return a || b;
+      }
+      case StmtKind::Case: return check_case(s);
+      case StmtKind::For:
+      case StmtKind::Map: check_loop(s); return false;
     }
     return false;
   }
@@ -237,28 +306,155 @@ class Checker {
 
   void check_assign(Stmt &s) {
     Expr &target = *s.target;
-    if (target.kind != ExprKind::Name) {
-      unsupported(target.loc, target.kind == ExprKind::Index ? "array element assignments"
-                                                             : "field assignments");
+    Type *want = nullptr;
+    if (target.kind == ExprKind::Name) {
+      VarDecl *v = lookup(target.text);
+      if (!v) {
+        if (globals_.count(target.text))
+          diags_.error(target.loc, "cannot assign to '{}': it is not a variable", target.text);
+        else
+          diags_.error(target.loc, "use of undeclared name '{}'", target.text);
+        check_expr(*s.expr, nullptr);
+        return;
+      }
+      target.var = v;
+      target.type = v->type;
+      want = v->type;
+      if (v->alias_of && v->alias_of->coll_var &&
+          v->alias_of->coll_var->type->kind == TypeKind::Range) {
+        diags_.error(target.loc, "cannot assign to '{}': the elements of a range are not variables",
+                     v->name);
+        return;
+      }
+      if (!map_locals_.empty() && !map_locals_.back().count(v)) {
+        diags_.error(target.loc,
+                     "a map body cannot assign '{}', declared outside it: its iterations may run "
+                     "in parallel (assign an array element instead)",
+                     v->name);
+        return;
+      }
+    } else if (target.kind == ExprKind::Field) {
+      want = value_of(target, nullptr);
+      Type *base = target.children[0]->type ? target.children[0]->type->forced() : nullptr;
+      if (want && base && base->kind == TypeKind::Tuple) {
+        diags_.error(target.loc, "the members of a tuple cannot be assigned");
+        return;
+      }
+    } else if (target.kind == ExprKind::Index) {
+      want = value_of(target, nullptr);
+      Type *base = target.children[0]->type ? target.children[0]->type->forced() : nullptr;
+      if (base && base->kind == TypeKind::Range) {
+        diags_.error(target.loc, "cannot assign to an element of a range");
+        return;
+      }
+    } else {
+      diags_.error(target.loc, "cannot assign to this expression");
+      return;
+    }
+    if (!want) {
       check_expr(*s.expr, nullptr);
       return;
     }
-    VarDecl *v = lookup(target.text);
-    if (!v) {
-      if (globals_.count(target.text))
-        diags_.error(target.loc, "cannot assign to '{}': it is not a variable", target.text);
-      else
-        diags_.error(target.loc, "use of undeclared name '{}'", target.text);
-      check_expr(*s.expr, nullptr);
-      return;
+    Type *got = value_of(*s.expr, want);
+    if (got && got != want)
+      type_mismatch(s.expr->loc, want, got, "assigning to '" + ntg_text(target) + "'");
+  }
+
+  static std::string ntg_text(const Expr &e) {
+    switch (e.kind) {
+      case ExprKind::Name: return e.text;
+      case ExprKind::Field: return ntg_text(*e.children[0]) + "." + e.text;
+      case ExprKind::Index: return ntg_text(*e.children[0]) + "[...]";
+      default: return "...";
     }
-    target.var = v;
-    target.type = v->type;
-    Type *got = value_of(*s.expr, v->type);
-    if (got && got != v->type) type_mismatch(s.expr->loc, v->type, got, "assigning to '" + v->name + "'");
+  }
+
+  bool check_case(Stmt &s) {
+    Type *t = value_of(*s.expr, nullptr);
+    if (t && t->kind != TypeKind::Union) {
+      diags_.error(s.expr->loc, "case needs a union value, not {}", to_string(t));
+      t = nullptr;
+    }
+    bool all_return = true, has_default = false;
+    std::set<int> covered;
+    for (auto &b : s.branches) {
+      push();
+      if (b.field.empty()) {
+        if (has_default) diags_.error(b.loc, "a case has at most one default branch");
+        has_default = true;
+      } else if (t) {
+        int k = field_index(t->name, b.field);
+        if (k < 0) {
+          diags_.error(b.loc, "union {} has no field '{}'", t->name, b.field);
+        } else {
+          if (!covered.insert(k).second)
+            diags_.error(b.loc, "field '{}' has two case branches", b.field);
+          b.field_index = k;
+          auto v = std::make_unique<VarDecl>();
+          v->loc = b.loc;
+          v->name = b.binder;
+          v->type = fields_[t->name][k].second;
+          declare(v.get());
+          b.binder_var = v.get();
+          task_->locals.push_back(std::move(v));
+        }
+      }
+      all_return &= check_list(b.body);
+      pop();
+    }
+    if (t && !has_default) {
+      for (size_t k = 0; k < fields_[t->name].size(); ++k) {
+        if (!covered.count(int(k))) {
+          diags_.error(s.loc, "case does not cover field '{}' of union {}",
+                       fields_[t->name][k].first, t->name);
+          all_return = false;
+        }
+      }
+    }
+    return all_return && !s.branches.empty();
+  }
+
+  void check_loop(Stmt &s) {
+    Type *c = value_of(*s.expr, nullptr);
+    Type *elem = nullptr;
+    if (c) {
+      if (c->kind == TypeKind::Array) elem = c->elem;
+      else if (c->kind == TypeKind::Range) elem = types_.int_t();
+      else diags_.error(s.expr->loc, "a loop needs an array or a range, not {}", to_string(c));
+    }
+    push();
+    auto coll = std::make_unique<VarDecl>();
+    coll->loc = s.expr->loc;
+    coll->name = "_c";
+    coll->type = c && elem ? c : types_.range_t();
+    coll->is_temp = true;
+    s.coll_var = std::move(coll);
+    if (!s.index_var) {
+      s.index_var = std::make_unique<VarDecl>();
+      s.index_var->loc = s.loc;
+      s.index_var->name = "_i";
+      s.index_var->is_temp = true;
+    } else {
+      declare(s.index_var.get());
+    }
+    s.index_var->type = types_.int_t();
+    s.elem_var->type = elem ? elem : types_.int_t();
+    s.elem_var->alias_of = &s;
+    declare(s.elem_var.get());
+    bool is_map = s.kind == StmtKind::Map;
+    if (is_map) map_locals_.push_back({s.elem_var.get(), s.index_var.get()});
+    ++loop_depth_;
+    check_list(s.body);
+    --loop_depth_;
+    if (is_map) map_locals_.pop_back();
+    pop();
   }
 
   void check_return(Stmt &s) {
+    if (loop_depth_ > 0) {
+      diags_.error(s.loc, "'return' cannot appear in the body of a for or map loop");
+      return;
+    }
     Type *want = task_->result_type;
     if (!s.expr) {
       if (want->kind != TypeKind::Unit)
@@ -295,6 +491,7 @@ class Checker {
       return;
     }
     scope[v->name] = v;
+    if (!map_locals_.empty()) map_locals_.back().insert(v);
   }
   VarDecl *lookup(const std::string &name) {
     for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
@@ -351,16 +548,160 @@ class Checker {
       case ExprKind::Call: return check_call(e);
       case ExprKind::Unary: return check_unary(e, want);
       case ExprKind::Binary: return check_binary(e, want);
-      case ExprKind::Field: unsupported(e.loc, "field selections"); return nullptr;
-      case ExprKind::Index: unsupported(e.loc, "array indexing expressions"); return nullptr;
-      case ExprKind::Tuple: unsupported(e.loc, "tuples"); return nullptr;
-      case ExprKind::Construct: unsupported(e.loc, "struct and union constructors"); return nullptr;
-      case ExprKind::New: unsupported(e.loc, "array constructors"); return nullptr;
-      case ExprKind::Range: unsupported(e.loc, "ranges"); return nullptr;
+      case ExprKind::Field: return check_field(e);
+      case ExprKind::Index: return check_index(e);
+      case ExprKind::Tuple: return check_tuple(e);
+      case ExprKind::Construct: return check_construct(e);
+      case ExprKind::New: return check_new(e);
+      case ExprKind::Range: {
+        Type *a = value_of(*e.children[0], types_.int_t());
+        Type *b = value_of(*e.children[1], types_.int_t());
+        if (!a || !b) return nullptr;
+        if (a != types_.int_t() || b != types_.int_t()) {
+          diags_.error(e.loc, "a range needs int bounds, not {} and {}", to_string(a), to_string(b));
+          return nullptr;
+        }
+        return types_.range_t();
+      }
       case ExprKind::AnonTask: unsupported(e.loc, "anonymous tasks"); return nullptr;
       case ExprKind::Future: unsupported(e.loc, "explicit futures ('task e')"); return nullptr;
     }
     return nullptr;
+  }
+
+  Type *check_field(Expr &e) {
+    Type *base = value_of(*e.children[0], nullptr);
+    if (!base) return nullptr;
+    if (base->kind == TypeKind::Tuple) {
+      size_t k = 0;
+      bool digits = !e.text.empty() && e.text.size() < 6;
+      for (char ch : e.text) digits &= ch >= '0' && ch <= '9';
+      if (digits) k = std::stoul(e.text);
+      if (!digits || k >= base->params.size()) {
+        diags_.error(e.loc, "a tuple of type {} has no member '{}'", to_string(base), e.text);
+        return nullptr;
+      }
+      e.field = int(k);
+      return base->params[k];
+    }
+    if (base->kind == TypeKind::Struct) {
+      int k = field_index(base->name, e.text);
+      if (k < 0) {
+        diags_.error(e.loc, "struct {} has no field '{}'", base->name, e.text);
+        return nullptr;
+      }
+      e.field = k;
+      return fields_[base->name][k].second;
+    }
+    if (base->kind == TypeKind::Union) {
+      diags_.error(e.loc, "the fields of union {} can only be read with case", base->name);
+      return nullptr;
+    }
+    diags_.error(e.loc, "a value of type {} has no fields", to_string(base));
+    return nullptr;
+  }
+
+  Type *check_index(Expr &e) {
+    Type *base = value_of(*e.children[0], nullptr);
+    Type *index = value_of(*e.children[1], types_.int_t());
+    if (!base || !index) return nullptr;
+    if (index != types_.int_t()) {
+      diags_.error(e.children[1]->loc, "an index must be an int, not {}", to_string(index));
+      return nullptr;
+    }
+    if (base->kind == TypeKind::Array) return base->elem;
+    if (base->kind == TypeKind::Range) {
+      diags_.error(e.loc, "a range cannot be indexed; iterate it with for or map");
+      return nullptr;
+    }
+    diags_.error(e.loc, "a value of type {} cannot be indexed", to_string(base));
+    return nullptr;
+  }
+
+  Type *check_tuple(Expr &e) {
+    std::vector<Type *> members;
+    for (auto &c : e.children) {
+      Type *t = value_of(*c, nullptr);
+      if (!t) return nullptr;
+      if (t->kind == TypeKind::Unit) {
+        diags_.error(c->loc, "a tuple cannot hold unit");
+        return nullptr;
+      }
+      members.push_back(t);
+    }
+    return types_.tuple(members);
+  }
+
+  Type *check_construct(Expr &e) {
+    const std::string &name = e.type_expr->name;
+    auto sd = structs_.find(name);
+    if (sd == structs_.end()) {
+      diags_.error(e.type_expr->loc, "unknown struct or union '{}'", name);
+      for (auto &f : e.fields) check_expr(*f.value, nullptr);
+      return nullptr;
+    }
+    bool is_union = sd->second->is_union;
+    auto &fields = fields_[name];
+    std::set<int> given;
+    bool ok = true;
+    for (auto &f : e.fields) {
+      int k = field_index(name, f.name);
+      if (k < 0) {
+        diags_.error(f.loc, "{} {} has no field '{}'", is_union ? "union" : "struct", name, f.name);
+        check_expr(*f.value, nullptr);
+        ok = false;
+        continue;
+      }
+      if (!given.insert(k).second) {
+        diags_.error(f.loc, "field '{}' is given twice", f.name);
+        ok = false;
+      }
+      Type *want = fields[k].second;
+      Type *got = value_of(*f.value, want);
+      if (got && got != want) {
+        type_mismatch(f.value->loc, want, got, "initialising field '" + f.name + "'");
+        ok = false;
+      }
+      ok &= got != nullptr;
+    }
+    if (is_union && e.fields.size() != 1) {
+      diags_.error(e.loc, "a union constructor names exactly one field");
+      ok = false;
+    }
+    if (!ok) return nullptr;
+    return types_.named(is_union ? TypeKind::Union : TypeKind::Struct, name);
+  }
+
+  Type *check_new(Expr &e) {
+    Type *elem = resolve(e.type_expr.get());
+    if (e.children.size() != 1) {
+      diags_.error(e.loc, "new<t>(n) takes one length");
+      for (auto &c : e.children) check_expr(*c, nullptr);
+      return nullptr;
+    }
+    Type *n = value_of(*e.children[0], types_.int_t());
+    if (!elem || !n) return nullptr;
+    if (elem->kind == TypeKind::Unit) {
+      diags_.error(e.type_expr->loc, "an array cannot hold unit");
+      return nullptr;
+    }
+    if (n != types_.int_t()) {
+      diags_.error(e.children[0]->loc, "an array length must be an int, not {}", to_string(n));
+      return nullptr;
+    }
+    return types_.array(elem);
+  }
+
+  // Values print can print: scalars, and arrays, tuples and ranges of them.
+  bool printable(Type *t) {
+    if (t->is_scalar() || t->kind == TypeKind::Range) return true;
+    if (t->kind == TypeKind::Array) return t->elem->is_scalar();
+    if (t->kind == TypeKind::Tuple) {
+      for (Type *m : t->params)
+        if (!m->is_scalar() && m->kind != TypeKind::Range) return false;
+      return true;
+    }
+    return false;
   }
 
   Type *check_name(Expr &e) {
@@ -457,7 +798,7 @@ class Checker {
             continue;
           }
           Type *t = arg(i);
-          if (t && !t->is_scalar()) {
+          if (t && !printable(t)) {
             diags_.error(a.loc, "print cannot print a value of type {} yet", to_string(t));
           }
         }
@@ -520,6 +861,41 @@ class Checker {
           diags_.error(e.children[1]->loc, "'{}' takes a float or double, not {}", callee.text,
                        to_string(t));
           return nullptr;
+        }
+        return t;
+      }
+      case Builtin::length_: {
+        if (!arity(1)) return nullptr;
+        Type *t = arg(0);
+        if (t && t->kind != TypeKind::Array && t->kind != TypeKind::Range) {
+          diags_.error(e.children[1]->loc, "'length' takes an array or a range, not {}",
+                       to_string(t));
+          return nullptr;
+        }
+        return t ? types_.int_t() : nullptr;
+      }
+      case Builtin::atomic_add_:
+      case Builtin::atomic_min_:
+      case Builtin::atomic_max_:
+      case Builtin::atomic_cas_: {
+        size_t n = b == Builtin::atomic_cas_ ? 3 : 2;
+        if (!arity(n)) return nullptr;
+        Expr &target = *e.children[1];
+        Type *t = arg(0);
+        if (!t) return nullptr;
+        if (target.kind != ExprKind::Index || !t->is_integer()) {
+          diags_.error(target.loc, "'{}' needs an element of an int or long array, like a[i]",
+                       callee.text);
+          return nullptr;
+        }
+        for (size_t i = 1; i < n; ++i) {
+          Type *v = arg(i, t);
+          if (v && v != t) {
+            diags_.error(e.children[i + 1]->loc, "'{}' on a {} element needs a {} value, not {}",
+                         callee.text, to_string(t), to_string(t), to_string(v));
+            return nullptr;
+          }
+          if (!v) return nullptr;
         }
         return t;
       }
@@ -611,6 +987,10 @@ class Checker {
   std::vector<std::map<std::string, VarDecl *>> scopes_;
   TaskDecl *task_ = nullptr;
   bool in_constant_ = false;
+  int loop_depth_ = 0;
+  std::vector<std::set<VarDecl *>> map_locals_;  // variables declared in each enclosing map body
+  std::map<std::string, StructDecl *> structs_;
+  std::map<std::string, std::vector<std::pair<std::string, Type *>>> fields_;
 };
 
 }  // namespace

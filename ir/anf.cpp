@@ -12,7 +12,26 @@ bool contains_task_call(const Expr &e) {
   if (is_task_call(e)) return true;
   for (auto &c : e.children)
     if (c && contains_task_call(*c)) return true;
+  for (auto &f : e.fields)
+    if (contains_task_call(*f.value)) return true;
   return false;
+}
+
+// The statement lists nested in s: branches, loop bodies, then's two sides.
+std::vector<StmtList *> nested_lists(Stmt &s) {
+  std::vector<StmtList *> out;
+  switch (s.kind) {
+    case StmtKind::If:
+    case StmtKind::Then: out = {&s.body, &s.else_body}; break;
+    case StmtKind::For:
+    case StmtKind::Map:
+    case StmtKind::Block: out = {&s.body}; break;
+    case StmtKind::Case:
+      for (auto &b : s.branches) out.push_back(&b.body);
+      break;
+    default: break;
+  }
+  return out;
 }
 
 namespace {
@@ -20,67 +39,78 @@ namespace {
 void flatten_blocks(StmtList &list) {
   StmtList out;
   for (auto &s : list) {
+    for (StmtList *inner : nested_lists(*s)) flatten_blocks(*inner);
     if (s->kind == StmtKind::Block) {
-      flatten_blocks(s->body);
       for (auto &inner : s->body) out.push_back(std::move(inner));
       continue;
-    }
-    if (s->kind == StmtKind::If) {
-      flatten_blocks(s->body);
-      flatten_blocks(s->else_body);
     }
     out.push_back(std::move(s));
   }
   list = std::move(out);
 }
 
-bool always_returns(const StmtList &list) {
-  if (list.empty()) return false;
-  const Stmt &last = *list.back();
-  if (last.kind == StmtKind::Return) return true;
-  return last.kind == StmtKind::If && last.has_else && always_returns(last.body) &&
-         always_returns(last.else_body);
+bool always_returns(const StmtList &list);
+
+bool stmt_always_returns(const Stmt &s) {
+  switch (s.kind) {
+    case StmtKind::Return: return true;
+    case StmtKind::If:
+      return s.has_else && always_returns(s.body) && always_returns(s.else_body);
+    case StmtKind::Then: return always_returns(s.body) || always_returns(s.else_body);
+    case StmtKind::Case: {
+      // The checker made the branches exhaustive (or rejected the program).
+      for (auto &b : s.branches)
+        if (!always_returns(b.body)) return false;
+      return !s.branches.empty();
+    }
+    default: return false;
+  }
 }
 
-const Stmt *find_return(const StmtList &list) {
+bool always_returns(const StmtList &list) {
+  return !list.empty() && stmt_always_returns(*list.back());
+}
+
+const Stmt *find_return(StmtList &list) {
   for (auto &s : list) {
     if (s->kind == StmtKind::Return) return s.get();
-    if (s->kind == StmtKind::If) {
-      if (const Stmt *r = find_return(s->body)) return r;
-      if (const Stmt *r = find_return(s->else_body)) return r;
-    }
+    for (StmtList *inner : nested_lists(*s))
+      if (const Stmt *r = find_return(*inner)) return r;
   }
   return nullptr;
 }
 
-// Moves the statements after an `if` with a returning branch into the branch
-// that does not always return.
+// Moves the statements after an `if` or `case` with a returning branch into
+// the one branch that does not always return.
 void lift_returns(StmtList &list, Diagnostics &diags) {
   for (size_t i = 0; i < list.size(); ++i) {
     Stmt &s = *list[i];
-    if (s.kind != StmtKind::If) continue;
-    const Stmt *ret = find_return(s.body);
-    if (!ret) ret = find_return(s.else_body);
+    if (s.kind != StmtKind::If && s.kind != StmtKind::Case && s.kind != StmtKind::Then) continue;
+    std::vector<StmtList *> branches = nested_lists(s);
+    const Stmt *ret = nullptr;
+    for (StmtList *b : branches)
+      if (!ret) ret = find_return(*b);
     if (ret && i + 1 < list.size()) {
-      bool then_returns = always_returns(s.body);
-      bool else_returns = always_returns(s.else_body);
-      StmtList tail;
-      for (size_t j = i + 1; j < list.size(); ++j) tail.push_back(std::move(list[j]));
-      list.resize(i + 1);
       StmtList *into = nullptr;
-      if (then_returns && !else_returns) into = &s.else_body;
-      if (else_returns && !then_returns) into = &s.body;
-      if (!into) {
+      int open = 0;
+      if (s.kind == StmtKind::Then) {
+        open = 2;  // a return inside `then` followed by more statements
+      } else {
+        for (StmtList *b : branches)
+          if (!always_returns(*b)) into = b, ++open;
+        // An `if` without else has an empty else branch that continues.
+      }
+      if (open != 1) {
         diags.error(ret->loc,
-                    "a 'return' on only some paths through both branches of an 'if' that is "
-                    "followed by more statements is not supported yet");
+                    "a 'return' on only some paths through a statement that is followed by more "
+                    "statements is not supported yet");
         return;
       }
-      s.has_else = true;
-      for (auto &t : tail) into->push_back(std::move(t));
+      if (s.kind == StmtKind::If) s.has_else = true;
+      for (size_t j = i + 1; j < list.size(); ++j) into->push_back(std::move(list[j]));
+      list.resize(i + 1);
     }
-    lift_returns(s.body, diags);
-    lift_returns(s.else_body, diags);
+    for (StmtList *b : branches) lift_returns(*b, diags);
   }
 }
 
@@ -179,6 +209,7 @@ class Anf {
     }
     for (auto &c : e->children)
       if (c) c = atomize(std::move(c), out);
+    for (auto &f : e->fields) f.value = atomize(std::move(f.value), out);
     return e;
   }
 
@@ -201,17 +232,31 @@ class Anf {
         }
         if (s->expr) s->expr = atomize(std::move(s->expr), out);
         break;
-      case StmtKind::Assign:
-        if (is_task_call(*s->expr)) atomize_args(*s->expr, out);
-        else s->expr = atomize(std::move(s->expr), out);
+      case StmtKind::Assign: {
+        // A call's result goes into a plain variable; `a[i] <- f(x)` and a
+        // loop's element alias receive it through a fresh one.
+        Expr &target = *s->target;
+        bool plain = target.kind == ExprKind::Name && target.var && !target.var->alias_of;
+        if (is_task_call(*s->expr) && plain) {
+          atomize_args(*s->expr, out);
+          break;
+        }
+        s->expr = atomize(std::move(s->expr), out);
+        for (auto &c : target.children) c = atomize(std::move(c), out);
         break;
+      }
       case StmtKind::Return:
         if (s->expr) s->expr = atomize(std::move(s->expr), out);
         break;
       case StmtKind::If:
+      case StmtKind::Case:
+      case StmtKind::For:
+      case StmtKind::Map:
         s->expr = atomize(std::move(s->expr), out);
-        rewrite_list(s->body);
-        rewrite_list(s->else_body);
+        for (StmtList *inner : nested_lists(*s)) rewrite_list(*inner);
+        break;
+      case StmtKind::Then:
+        for (StmtList *inner : nested_lists(*s)) rewrite_list(*inner);
         break;
       default: break;  // the checker rejected the rest
     }

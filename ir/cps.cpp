@@ -19,7 +19,10 @@ class Lowering {
     task_ = int(p_.tasks.size());
     p_.tasks.emplace_back();
     next_slot_ = kFirstFreeSlot;
-    int g = lower_graph(*tg.body, -1, -1);
+    int g = lower_graph(*tg.body);
+    p_.graphs[g].end = GraphEnd::Task;
+    int entry = p_.graphs[g].entry_block;
+    p_.blocks[entry].code = p_.num_codes++;
     Task &t = p_.tasks[task_];
     t.decl = tg.task;
     t.body_graph = g;
@@ -30,13 +33,12 @@ class Lowering {
   }
 
  private:
-  int lower_graph(const ntg::Graph &g, int parent_node, int parent_graph) {
-    Graph &cg = p_.graphs[g.id];
-    cg.id = g.id;
-    cg.task = task_;
-    cg.parent_node = parent_node;
-    cg.parent_graph = parent_graph;
-    cg.outstanding_slot = next_slot_++;
+  // Lowers graph g; the caller sets what happens at its end.
+  int lower_graph(const ntg::Graph &g) {
+    Graph &cg0 = p_.graphs[g.id];
+    cg0.id = g.id;
+    cg0.task = task_;
+    cg0.outstanding_slot = next_slot_++;
 
     // The parallel ancestors of each node, through non-parallel nodes.
     size_t n = g.nodes.size();
@@ -53,25 +55,16 @@ class Lowering {
     // One block per distinct ancestor set; the empty set is the entry.
     std::map<std::set<int>, int> block_of_set;
     std::vector<int> block_of_node(n);
-    auto new_block = [&]() {
-      Block b;
-      b.id = int(p_.blocks.size());
-      b.task = task_;
-      b.graph = g.id;
-      p_.blocks.push_back(b);
-      cg.blocks.push_back(b.id);
-      return b.id;
-    };
-    cg.entry_block = new_block();
-    p_.blocks[cg.entry_block].is_entry = true;
-    p_.blocks[cg.entry_block].code = parent_node < 0 ? p_.num_codes++ : -1;
-    block_of_set[{}] = cg.entry_block;
+    int entry = new_block(g.id);
+    p_.blocks[entry].is_entry = true;
+    p_.graphs[g.id].entry_block = entry;
+    block_of_set[{}] = entry;
     int parallel_nodes = 0;
     for (size_t i = 0; i < n; ++i) {
       auto it = block_of_set.find(ancestors[i]);
       int b;
       if (it == block_of_set.end()) {
-        b = new_block();
+        b = new_block(g.id);
         p_.blocks[b].code = p_.num_codes++;
         p_.blocks[b].counter_slot = next_slot_++;
         block_of_set[ancestors[i]] = b;
@@ -84,7 +77,7 @@ class Lowering {
         ++parallel_nodes;
         p_.nodes[node.id].graph = g.id;
       }
-      Op op = make_op(node, g.id);
+      Op op = make_op(node);
       p_.blocks[b].ops.push_back(std::move(op));
     }
 
@@ -98,6 +91,7 @@ class Lowering {
         else if (block_of_node[p] != b) waits_blocks[b].insert(block_of_node[p]);
       }
     }
+    Graph &cg = p_.graphs[g.id];
     for (int b : cg.blocks) {
       for (int node : waits_nodes[b]) p_.nodes[node].notify.push_back(b);
       for (int from : waits_blocks[b]) p_.blocks[from].notify.push_back(b);
@@ -107,26 +101,105 @@ class Lowering {
     return g.id;
   }
 
-  Op make_op(const ntg::Node &node, int graph) {
+  int new_block(int graph, BlockKind kind = BlockKind::Normal) {
+    Block b;
+    b.id = int(p_.blocks.size());
+    b.task = task_;
+    b.graph = graph;
+    b.kind = kind;
+    p_.blocks.push_back(b);
+    if (kind == BlockKind::Normal) p_.graphs[graph].blocks.push_back(b.id);
+    return b.id;
+  }
+
+  // A nested graph that ends by making `node` happen.
+  int nested(const ntg::Graph &g, int node) {
+    int id = lower_graph(g);
+    p_.graphs[id].end = GraphEnd::Node;
+    p_.graphs[id].end_node = node;
+    return id;
+  }
+
+  std::vector<Op> inline_ops(const ntg::Graph &g) {
+    std::vector<Op> ops;
+    for (auto &n : g.nodes) ops.push_back(make_op(*n));
+    return ops;
+  }
+
+  Op make_op(const ntg::Node &node) {
     Op op;
     op.stmt = node.stmt;
-    if (node.kind == ntg::NodeKind::If) {
-      op.kind = OpKind::If;
-      if (node.parallel()) {
+    op.parallel = node.parallel();
+    if (op.parallel) op.node = node.id;
+    switch (node.kind) {
+      case ntg::NodeKind::Stmt:
+        if (node.spawns) {
+          op.kind = OpKind::Spawn;
+          if (node.stmt->kind == ast::StmtKind::Assign)
+            p_.nodes[node.id].target = node.stmt->target->var;
+        }
+        return op;
+      case ntg::NodeKind::If:
+      case ntg::NodeKind::Case:
+        op.kind = node.kind == ntg::NodeKind::If ? OpKind::If : OpKind::Case;
+        for (auto &g : node.graphs) {
+          if (op.parallel) op.graphs.push_back(nested(*g, node.id));
+          else op.inline_ops.push_back(inline_ops(*g));
+        }
+        return op;
+      case ntg::NodeKind::Then:
+        op.kind = OpKind::Then;
+        if (!op.parallel) {
+          for (auto &g : node.graphs) op.inline_ops.push_back(inline_ops(*g));
+          return op;
+        }
+        {
+          int first = lower_graph(*node.graphs[0]);
+          int second = nested(*node.graphs[1], node.id);
+          int start = p_.graphs[second].entry_block;
+          p_.blocks[start].code = p_.num_codes++;
+          p_.blocks[start].starts_graph = true;
+          p_.graphs[first].end = GraphEnd::StartNext;
+          p_.graphs[first].end_block = start;
+          op.graphs = {first, second};
+        }
+        return op;
+      case ntg::NodeKind::For:
+        op.kind = OpKind::For;
+        if (!op.parallel) {
+          op.inline_ops.push_back(inline_ops(*node.graphs[0]));
+          return op;
+        }
+        {
+          // Chained: one iteration's graph at a time, in the task's record.
+          int body = lower_graph(*node.graphs[0]);
+          int step = new_block(body, BlockKind::Step);
+          p_.blocks[step].code = p_.num_codes++;
+          p_.graphs[body].end = GraphEnd::LoopStep;
+          p_.graphs[body].end_block = step;
+          op.graphs = {body};
+          op.step_block = step;
+          p_.blocks[step].loop = op;
+        }
+        return op;
+      case ntg::NodeKind::Map: {
+        op.kind = OpKind::Map;
         op.parallel = true;
         op.node = node.id;
-        op.then_graph = lower_graph(*node.then_graph, node.id, graph);
-        op.else_graph = lower_graph(*node.else_graph, node.id, graph);
-      } else {
-        for (auto &n : node.then_graph->nodes) op.then_ops.push_back(make_op(*n, graph));
-        for (auto &n : node.else_graph->nodes) op.else_ops.push_back(make_op(*n, graph));
+        op.counter_slot = next_slot_++;
+        op.lo_slot = next_slot_++;
+        op.hi_slot = next_slot_++;
+        int body = lower_graph(*node.graphs[0]);
+        int split = new_block(body, BlockKind::Split);
+        p_.blocks[split].code = p_.num_codes++;
+        p_.graphs[body].end = GraphEnd::Iteration;
+        p_.graphs[body].end_node = node.id;
+        p_.graphs[body].end_slot = op.counter_slot;
+        op.graphs = {body};
+        op.split_block = split;
+        p_.blocks[split].loop = op;
+        return op;
       }
-      return op;
-    }
-    if (node.spawns) {
-      op.kind = OpKind::Spawn;
-      op.node = node.id;
-      if (node.stmt->kind == ast::StmtKind::Assign) p_.nodes[node.id].target = node.stmt->target->var;
     }
     return op;
   }
@@ -136,6 +209,17 @@ class Lowering {
   int next_slot_ = 0;
 };
 
+const char *op_name(OpKind k) {
+  switch (k) {
+    case OpKind::If: return "if";
+    case OpKind::Case: return "case";
+    case OpKind::Then: return "then";
+    case OpKind::For: return "for";
+    case OpKind::Map: return "map";
+    default: return "";
+  }
+}
+
 void dump_ops(const std::vector<Op> &ops, int indent, std::ostream &out) {
   std::string pad(indent, ' ');
   for (const Op &op : ops) {
@@ -144,15 +228,17 @@ void dump_ops(const std::vector<Op> &ops, int indent, std::ostream &out) {
       case OpKind::Spawn:
         out << pad << "spawn " << ntg::to_kite(*op.stmt) << "  => signals n" << op.node << "\n";
         break;
-      case OpKind::If:
+      default:
         if (op.parallel) {
-          out << pad << ntg::to_kite(*op.stmt) << " start g" << op.then_graph << " else start g"
-              << op.else_graph << "  => signals n" << op.node << "\n";
+          out << pad << ntg::to_kite(*op.stmt) << " starts";
+          for (int g : op.graphs) out << " g" << g;
+          out << "  => signals n" << op.node << "\n";
         } else {
-          out << pad << ntg::to_kite(*op.stmt) << " {\n";
-          dump_ops(op.then_ops, indent + 2, out);
-          out << pad << "} else {\n";
-          dump_ops(op.else_ops, indent + 2, out);
+          out << pad << ntg::to_kite(*op.stmt) << " inline {\n";
+          for (size_t i = 0; i < op.inline_ops.size(); ++i) {
+            if (i) out << pad << "} {\n";
+            dump_ops(op.inline_ops[i], indent + 2, out);
+          }
           out << pad << "}\n";
         }
         break;
@@ -177,14 +263,27 @@ void dump(const Program &p, std::ostream &out) {
       if (g.task != int(&t - p.tasks.data())) continue;
       out << "  graph g" << g.id << ": waits for " << g.outstanding_init << " events (slot "
           << g.outstanding_slot << ")";
-      if (g.parent_node >= 0) out << ", finishes n" << g.parent_node;
+      switch (g.end) {
+        case GraphEnd::Task: out << ", finishes the task"; break;
+        case GraphEnd::Node: out << ", finishes n" << g.end_node; break;
+        case GraphEnd::StartNext: out << ", then starts b" << g.end_block; break;
+        case GraphEnd::LoopStep: out << ", then steps its loop (b" << g.end_block << ")"; break;
+        case GraphEnd::Iteration: out << ", finishes one iteration of n" << g.end_node; break;
+      }
       out << "\n";
+      for (const Block &loop_block : p.blocks) {
+        if (loop_block.graph != g.id || loop_block.kind == BlockKind::Normal) continue;
+        out << "    block b" << loop_block.id << " (code " << loop_block.code << ") "
+            << (loop_block.kind == BlockKind::Step ? "next iteration" : "splits iterations")
+            << " of n" << loop_block.loop.node << "\n";
+      }
       for (int b : g.blocks) {
         const Block &blk = p.blocks[b];
         out << "    block b" << blk.id;
         if (blk.code >= 0) out << " (code " << blk.code << ")";
         if (blk.is_entry) out << " entry";
         else out << " waits for " << blk.counter_init << " (slot " << blk.counter_slot << ")";
+        if (blk.starts_graph) out << ", starts the graph";
         if (!blk.notify.empty()) {
           out << ", then signals";
           for (int n : blk.notify) out << " b" << n;

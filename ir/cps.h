@@ -25,16 +25,30 @@ namespace kite::cps {
 enum class OpKind {
   Exec,   // a non-parallel statement, run inline
   Spawn,  // a task call: make the callee's record and queue its entry block
-  If,     // an `if`: immediate (both branches inline) or a parallel node
+  If,     // if/case/then/for: immediate (all inline) or a parallel node
+  Case,
+  Then,
+  For,
+  Map,    // always parallel: every iteration gets a record of its own
 };
 
 struct Op {
   OpKind kind = OpKind::Exec;
   ast::Stmt *stmt = nullptr;
-  int node = -1;  // Spawn and parallel If: the node the completion signals
-  bool parallel = false;  // If: the branches are graphs of their own
-  std::vector<Op> then_ops, else_ops;  // immediate If
-  int then_graph = -1, else_graph = -1;  // parallel If
+  int node = -1;          // parallel nodes: the node their completion signals
+  bool parallel = false;  // the nested parts are graphs of their own
+  std::vector<std::vector<Op>> inline_ops;  // immediate: the nested parts' code
+  std::vector<int> graphs;                  // parallel: the nested graphs
+  int step_block = -1;    // parallel For: the block that starts the next iteration
+  int split_block = -1;   // Map: the block that splits the iterations
+  int counter_slot = -1;  // Map: iterations not yet finished (in the parent's record)
+  int lo_slot = -1, hi_slot = -1;  // Map: the iterations a record covers
+};
+
+enum class BlockKind {
+  Normal,  // a graph's entry or continuation
+  Step,    // a chained for loop's next iteration
+  Split,   // a map's splitting of its iterations among records
 };
 
 struct Block {
@@ -42,11 +56,26 @@ struct Block {
   int code = -1;     // the uber-kernel's switch case; -1 for an inline graph entry
   int task = -1;
   int graph = -1;
+  BlockKind kind = BlockKind::Normal;
   bool is_entry = false;
-  int counter_slot = -1;  // join counter (non-entry blocks)
+  bool starts_graph = false;  // a queued entry: it initialises its graph's counters first
+  int counter_slot = -1;  // join counter (continuations)
   int counter_init = 0;
   std::vector<Op> ops;
   std::vector<int> notify;  // blocks whose counters this block's end decrements
+  Op loop;  // Step, Split: a copy of the loop's op
+};
+
+// What happens when all of a graph's events have happened.
+enum class GraphEnd {
+  Task,       // a task's body: the task is finished
+  Node,       // a branch (if, case), a then's second side, a chained loop:
+              // the node `end_node` has happened
+  StartNext,  // a then's first side: queue block `end_block` (the second side)
+  LoopStep,   // a chained for loop's body: queue `end_block` (the next iteration)
+  Iteration,  // a map's body in an iteration record: free it and count the
+              // iteration in the parent record's `end_slot`; the last one
+              // makes node `end_node` happen there
 };
 
 struct Graph {
@@ -54,8 +83,10 @@ struct Graph {
   int task = -1;
   int outstanding_slot = -1;
   int outstanding_init = 0;  // parallel nodes + blocks
-  int parent_node = -1;      // the parallel If this graph is a branch of; -1: a task body
-  int parent_graph = -1;
+  GraphEnd end = GraphEnd::Task;
+  int end_node = -1;
+  int end_block = -1;
+  int end_slot = -1;
   int entry_block = -1;
   std::vector<int> blocks;
 };

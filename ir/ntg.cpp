@@ -108,8 +108,15 @@ std::string expr_text(const Expr &e, int outer) {
     case ExprKind::Tuple: return "(" + list_text(e.children, 0) + ")";
     case ExprKind::Range:
       return "[" + expr_text(*e.children[0], 0) + ", " + expr_text(*e.children[1], 0) + "]";
-    case ExprKind::New: return "new<...>(" + list_text(e.children, 0) + ")";
-    case ExprKind::Construct: return "{...}";
+    case ExprKind::New:
+      return "new<" + (e.type_expr ? to_string(*e.type_expr) : "?") + ">(" + list_text(e.children, 0) +
+             ")";
+    case ExprKind::Construct: {
+      std::string s = e.type_expr->name + "{";
+      for (size_t i = 0; i < e.fields.size(); ++i)
+        s += (i ? ", " : " ") + e.fields[i].name + " = " + expr_text(*e.fields[i].value, 0);
+      return s + (e.fields.empty() ? "}" : " }");
+    }
     case ExprKind::AnonTask: return "task (...) {...}";
     case ExprKind::Future: return "task " + expr_text(*e.children[0], 11);
   }
@@ -136,6 +143,14 @@ std::string to_kite(const Stmt &s) {
     case StmtKind::Assign: return to_kite(*s.target) + " <- " + to_kite(*s.expr);
     case StmtKind::Return: return s.expr ? "return " + to_kite(*s.expr) : "return";
     case StmtKind::If: return "if (" + to_kite(*s.expr) + ")";
+    case StmtKind::Case: return "case (" + to_kite(*s.expr) + ")";
+    case StmtKind::Then: return "then";
+    case StmtKind::For:
+    case StmtKind::Map: {
+      std::string index = s.index_var && !s.index_var->is_temp ? "[" + s.index_var->name + "]" : "";
+      return std::string(s.kind == StmtKind::For ? "for" : "map") + " (" + s.elem_var->name + " = " +
+             to_kite(*s.expr) + index + ")";
+    }
     default: return "<statement>";
   }
 }
@@ -148,6 +163,32 @@ void free_vars(const Expr &e, std::set<int> &out) {
   if (e.kind == ExprKind::Name && e.var) out.insert(e.var->id);
   for (auto &c : e.children)
     if (c) free_vars(*c, out);
+  for (auto &f : e.fields) free_vars(*f.value, out);
+}
+
+// Figure 7: the variables an assignment to `l` determines, and those that
+// determine it.
+std::pair<std::set<int>, std::set<int>> flvs(const Expr &l) {
+  if (l.kind == ExprKind::Name) {
+    if (l.var) return {{l.var->id}, {}};
+    return {{}, {}};
+  }
+  if (l.kind == ExprKind::Field) {
+    auto [determined, determining] = flvs(*l.children[0]);
+    std::set<int> fv;
+    free_vars(*l.children[0], fv);
+    return {determined, fv};
+  }
+  if (l.kind == ExprKind::Index) {
+    auto [determined, determining] = flvs(*l.children[0]);
+    free_vars(*l.children[1], determining);
+    return {determined, determining};
+  }
+  // Any other expression determines nothing; reading it depends on its
+  // free variables.
+  std::set<int> fv;
+  free_vars(l, fv);
+  return {{}, fv};
 }
 
 class Builder {
@@ -171,8 +212,16 @@ class Builder {
   void number_list(TaskGraph &tg, StmtList &list) {
     for (auto &s : list) {
       for (VarDecl *v : declared_vars(*s)) number(tg, v);
+      if (s->kind == StmtKind::For || s->kind == StmtKind::Map) {
+        number(tg, s->coll_var.get());
+        number(tg, s->index_var.get());
+        number(tg, s->elem_var.get());
+      }
+      for (auto &b : s->branches)
+        if (b.binder_var) number(tg, b.binder_var);
       number_list(tg, s->body);
       number_list(tg, s->else_body);
+      for (auto &b : s->branches) number_list(tg, b.body);
     }
   }
 
@@ -219,10 +268,11 @@ class Builder {
         }
         break;
       case StmtKind::Assign: {
-        // (3), (4): flvs(x) = ({x}, {}) for a plain variable.
-        int target = s.target->var->id;
-        d.x.insert(target);
-        d.y.insert(target);
+        // (3), (4): what the target determines and what determines it.
+        auto [determined, determining] = flvs(*s.target);
+        d.y = determined;
+        d.x = determined;
+        d.x.insert(determining.begin(), determining.end());
         if (is_task_call(*s.expr)) {
           n->spawns = true;
           d.arrow = Arrow::Par;
@@ -241,10 +291,48 @@ class Builder {
         break;
       case StmtKind::If: {  // (7)
         n->kind = NodeKind::If;
-        n->then_graph = build_graph(s.body);
-        n->else_graph = build_graph(s.else_body);
+        n->graphs.push_back(build_graph(s.body));
+        n->graphs.push_back(build_graph(s.else_body));
         free_vars(*s.expr, d.x);
-        d = d + n->then_graph->dep + n->else_graph->dep;
+        d = d + n->graphs[0]->dep + n->graphs[1]->dep;
+        break;
+      }
+      case StmtKind::Case: {  // (8)
+        n->kind = NodeKind::Case;
+        free_vars(*s.expr, d.x);
+        for (auto &b : s.branches) {
+          n->graphs.push_back(build_graph(b.body));
+          Dep bd = n->graphs.back()->dep;
+          if (b.binder_var) bd.x.erase(b.binder_var->id);
+          d = d + bd;
+        }
+        break;
+      }
+      case StmtKind::Then: {  // s2 after everything of s1: δ(g1) ; δ(g2)
+        n->kind = NodeKind::Then;
+        n->graphs.push_back(build_graph(s.body));
+        n->graphs.push_back(build_graph(s.else_body));
+        d = compose(n->graphs[0]->dep, n->graphs[1]->dep);
+        break;
+      }
+      case StmtKind::For:    // (9)
+      case StmtKind::Map: {  // (10)
+        n->kind = s.kind == StmtKind::For ? NodeKind::For : NodeKind::Map;
+        n->graphs.push_back(build_graph(s.body));
+        Dep body = n->graphs[0]->dep;
+        int elem = s.elem_var->id, index = s.index_var->id;
+        body.x.erase(elem);
+        body.x.erase(index);
+        // Assigning the element assigns the collection: the loop determines
+        // what the collection expression determines (Figure 7's flvs).
+        if (body.y.erase(elem)) {
+          auto [determined, determining] = flvs(*s.expr);
+          body.y.insert(determined.begin(), determined.end());
+        }
+        body.y.erase(index);
+        if (s.kind == StmtKind::Map) body.arrow = Arrow::Par;
+        free_vars(*s.expr, d.x);
+        d = d + body;
         break;
       }
       default: break;
@@ -270,17 +358,33 @@ std::string dep_text(const TaskGraph &tg, const Dep &d) {
   return var_set(tg, d.x) + (d.arrow == Arrow::Par ? " ⇝ " : " → ") + var_set(tg, d.y);
 }
 
+// The label of each nested graph of a node, in order.
+std::vector<std::string> graph_labels(const Node &n) {
+  switch (n.kind) {
+    case NodeKind::If: return {"then", "else"};
+    case NodeKind::Then: return {"first", "then"};
+    case NodeKind::For:
+    case NodeKind::Map: return {"body"};
+    case NodeKind::Case: {
+      std::vector<std::string> out;
+      for (auto &b : n.stmt->branches)
+        out.push_back(b.field.empty() ? "default" : b.field + " " + b.binder);
+      return out;
+    }
+    default: return {};
+  }
+}
+
 void dump_graph(const TaskGraph &tg, const Graph &g, int indent, std::ostream &out) {
   std::string pad(indent, ' ');
   out << pad << "graph g" << g.id << "  " << dep_text(tg, g.dep) << "\n";
   for (auto &n : g.nodes) {
     out << pad << "  n" << n->id << ": " << to_kite(*n->stmt) << "  " << dep_text(tg, n->dep)
         << "\n";
-    if (n->kind == NodeKind::If) {
-      out << pad << "    then:\n";
-      dump_graph(tg, *n->then_graph, indent + 6, out);
-      out << pad << "    else:\n";
-      dump_graph(tg, *n->else_graph, indent + 6, out);
+    std::vector<std::string> labels = graph_labels(*n);
+    for (size_t i = 0; i < n->graphs.size(); ++i) {
+      out << pad << "    " << labels[i] << ":\n";
+      dump_graph(tg, *n->graphs[i], indent + 6, out);
     }
   }
   out << pad << "  edges:";
@@ -289,6 +393,17 @@ void dump_graph(const TaskGraph &tg, const Graph &g, int indent, std::ostream &o
     out << (i ? "," : "") << " n" << g.nodes[g.edges[i].first]->id << " -> n"
         << g.nodes[g.edges[i].second]->id;
   out << "\n";
+}
+
+const char *kind_name(NodeKind k) {
+  switch (k) {
+    case NodeKind::If: return "if";
+    case NodeKind::Case: return "case";
+    case NodeKind::Then: return "then";
+    case NodeKind::For: return "for";
+    case NodeKind::Map: return "map";
+    default: return "stmt";
+  }
 }
 
 std::string dot_escape(const std::string &s) {
@@ -305,16 +420,18 @@ void dot_graph(const TaskGraph &tg, const Graph &g, std::ostream &out, int inden
   for (auto &n : g.nodes) {
     std::string label = dot_escape("n" + std::to_string(n->id) + ": " + to_kite(*n->stmt)) +
                         "\\n" + dot_escape(dep_text(tg, n->dep));
-    if (n->kind == NodeKind::If) {
+    if (!n->graphs.empty()) {
       out << pad << "subgraph cluster_n" << n->id << " {\n";
       out << pad << "  label=\"" << label << "\"; style=rounded;\n";
-      out << pad << "  n" << n->id << " [shape=diamond, label=\"if\"];\n";
-      out << pad << "  subgraph cluster_g" << n->then_graph->id << " { label=\"then\";\n";
-      dot_graph(tg, *n->then_graph, out, indent + 4);
-      out << pad << "  }\n";
-      out << pad << "  subgraph cluster_g" << n->else_graph->id << " { label=\"else\";\n";
-      dot_graph(tg, *n->else_graph, out, indent + 4);
-      out << pad << "  }\n" << pad << "}\n";
+      out << pad << "  n" << n->id << " [shape=diamond, label=\"" << kind_name(n->kind) << "\"];\n";
+      std::vector<std::string> labels = graph_labels(*n);
+      for (size_t i = 0; i < n->graphs.size(); ++i) {
+        out << pad << "  subgraph cluster_g" << n->graphs[i]->id << " { label=\""
+            << dot_escape(labels[i]) << "\";\n";
+        dot_graph(tg, *n->graphs[i], out, indent + 4);
+        out << pad << "  }\n";
+      }
+      out << pad << "}\n";
     } else {
       out << pad << "n" << n->id << " [label=\"" << label << "\""
           << (n->parallel() ? ", style=bold" : "") << "];\n";

@@ -24,7 +24,9 @@ Dep compose(const Dep &a, const Dep &b);    // a ; b
 
 struct Graph;
 
-enum class NodeKind { Stmt, If };
+// Figure 5's node kinds, plus `then`, whose two sides are graphs run one
+// after the other.
+enum class NodeKind { Stmt, If, Case, Then, For, Map };
 
 struct Node {
   int id = -1;  // unique in the program
@@ -32,8 +34,12 @@ struct Node {
   ast::Stmt *stmt = nullptr;
   Dep dep;
   bool spawns = false;  // a stmt node whose statement calls a task
-  std::unique_ptr<Graph> then_graph, else_graph;  // If
+  // The nested graphs: If: then, else. Case: one per branch, in order.
+  // Then: first, second. For, Map: the body.
+  std::vector<std::unique_ptr<Graph>> graphs;
   bool parallel() const { return dep.arrow == Arrow::Par; }
+  const Graph &then_graph() const { return *graphs[0]; }
+  const Graph &else_graph() const { return *graphs[1]; }
 };
 
 struct Graph {

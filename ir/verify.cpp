@@ -16,10 +16,7 @@ void verify_graph(const ntg::Graph &g, std::set<int> &node_ids) {
       internal_error(fmt::format("task graph g{}: edge {} -> {} is not forward", g.id, from, to));
   for (auto &n : g.nodes) {
     if (!node_ids.insert(n->id).second) internal_error(fmt::format("node n{} appears twice", n->id));
-    if (n->kind == ntg::NodeKind::If) {
-      verify_graph(*n->then_graph, node_ids);
-      verify_graph(*n->else_graph, node_ids);
-    }
+    for (auto &sub : n->graphs) verify_graph(*sub, node_ids);
   }
 }
 
@@ -41,7 +38,7 @@ void verify(const cps::Program &p) {
     for (int b : n.notify) signals[b] += 1;
   }
   for (const cps::Block &b : p.blocks) {
-    if (b.is_entry) continue;
+    if (b.is_entry || b.kind != cps::BlockKind::Normal) continue;
     if (b.code < 0 || b.counter_slot < 0)
       internal_error(fmt::format("continuation b{} has no code or counter", b.id));
     if (b.counter_init < 1 || signals[b.id] != b.counter_init)
@@ -57,6 +54,9 @@ void verify(const cps::Program &p) {
   }
   for (const cps::Task &t : p.tasks)
     if (p.blocks[t.entry_block].code < 0) internal_error("a task entry without a code");
+  for (const cps::Block &b : p.blocks)
+    if ((b.kind != cps::BlockKind::Normal || b.starts_graph) && b.code < 0)
+      internal_error(fmt::format("block b{} runs on its own but has no code", b.id));
 }
 
 }  // namespace kite

@@ -11,8 +11,23 @@
  *   5 __global long *ctl64      KITE_CTL64_LONGS longs of control block
  *   6 __global long *stats      num_workers * KITE_STATS_WORDS longs
  *   7 __global int  *params     KITE_PARAM_COUNT ints, below
+ *   8 __global long *heap       ctl64[KITE_CTL64_HEAP_SIZE] longs: the device heap
  * Every buffer starts zero-filled; the host writes params, main's arguments
- * (ctl64[KITE_CTL64_ARGS + i], as raw bits) and ctl[KITE_CTL_PRINT_LIMIT].
+ * (ctl64[KITE_CTL64_ARGS + i], as raw bits), ctl[KITE_CTL_PRINT_LIMIT], the
+ * heap's size and bump pointer, and main's array arguments into the heap.
+ *
+ * The heap. A heap value (array, struct, union, tuple) is a long: its offset
+ * in longs from the start of the heap; 0 is the null value a declared but
+ * unassigned variable holds, and heap[0..KITE_HEAP_FIRST) stays zero so
+ * that null reads as an empty array. Layouts:
+ *   array   heap[ref] = length; the elements follow from heap + ref + 1,
+ *           packed: 4 bytes each for int, float and bool (0/1), 8 bytes for
+ *           long, double and heap values (refs); ranges are 8 bytes.
+ *   struct, tuple   one 8-byte slot per field/member, from heap[ref].
+ *   union   heap[ref] = the field's index (tag); heap[ref + 1] = its value.
+ * A range value is a long: the first int in the low 32 bits, the last in
+ * the high 32. Workers allocate from private chunks carved with an atomic
+ * add on ctl64[KITE_CTL64_HEAP_BUMP]; nothing is freed during a run.
  */
 #ifndef KITE_ABI_H
 #define KITE_ABI_H
@@ -47,6 +62,9 @@
 #define KITE_CTL64_ERR_A 1      /* error operands (index, length, ...) */
 #define KITE_CTL64_ERR_B 2
 #define KITE_CTL64_FREE_CHUNKS 3 /* lock-free stack of free record chunks: tag<<32 | head+1 */
+#define KITE_CTL64_HEAP_SIZE 4  /* longs in the heap (host-written) */
+#define KITE_CTL64_HEAP_BUMP 5  /* next never-allocated long of the heap; the host
+                                   starts it past main's array arguments */
 #define KITE_CTL64_ARGS 8       /* main's arguments, raw bits, one long each */
 #define KITE_MAX_MAIN_ARGS 24
 #define KITE_CTL64_LONGS 32
@@ -73,6 +91,8 @@
 #define KITE_ERR_QUEUE 5          /* A = capacity: a worker's deque is full */
 #define KITE_ERR_PRINT 6          /* one block printed more than the buffer holds */
 #define KITE_ERR_CASE 7           /* union tag matched no branch */
+#define KITE_ERR_NULL 8           /* a struct, union or tuple variable never given a value */
+#define KITE_ERR_LENGTH 9         /* A = a negative array length given to new */
 
 /* Print records in printbuf: a header long holding the item count n, then n
  * (tag, value) pairs of longs. Records are whole: one reservation per print. */
@@ -82,5 +102,10 @@
 #define KITE_PRINT_DOUBLE 4 /* value: the double's bits */
 #define KITE_PRINT_BOOL 5
 #define KITE_PRINT_STRING 6 /* value: index in the artifact's string table */
+#define KITE_PRINT_LIST 7   /* value: n; the next n items are an array's elements: [a, b] */
+#define KITE_PRINT_TUPLE 8  /* value: n; the next n items are a tuple's members: (a, b) */
+#define KITE_PRINT_RANGE 9  /* value: a range, printed [a, b] */
+
+#define KITE_HEAP_FIRST 8   /* the first heap offset ever allocated */
 
 #endif

@@ -63,6 +63,8 @@ typedef struct {
   volatile __global long *printbuf;
   volatile __global int *ctl;
   volatile __global long *ctl64;
+  volatile __global long *heap;
+  long heap_cur, heap_end; /* this worker's heap chunk: [cur, end) */
   int worker, num_workers, num_frames, deque_mask, print_cap;
   long next;      /* the entry in hand, or KITE_NONE */
   int free_head;  /* private free list of records, linked through slot 0 */
@@ -81,7 +83,8 @@ typedef struct {
 #define KITE_D(f, s) (*(volatile __global double *)((f) + (s)))
 #define KITE_COUNTER(f, s) ((volatile __global int *)((f) + (s)))
 
-/* The generated part of the program. */
+/* The generated part of the program. kite_signal returns the record whose
+ * task the signal finished, or -1. */
 void kite_block(kite_ctx *c, int rec, int code);
 int kite_signal(kite_ctx *c, int rec, int node, long bits, int graph);
 void kite_start_main(kite_ctx *c);
@@ -284,9 +287,79 @@ void kite_finish(kite_ctx *c, int rec) {
       atomic_xchg(&c->ctl[KITE_CTL_DONE], 1);
       return;
     }
-    if (!kite_signal(c, parent, node, bits, -1)) return;
-    rec = parent;
+    rec = kite_signal(c, parent, node, bits, -1);
+    if (rec < 0) return;
   }
+}
+
+/* A map iteration's record starts as a copy of the one that started the map. */
+void kite_copy_record(kite_ctx *c, int to, int from, int words) {
+  kite_rec t = KITE_REC(c, to);
+  kite_rec f = KITE_REC(c, from);
+  for (int i = 0; i < words; ++i) t[i] = f[i];
+}
+
+/* ---- The heap -------------------------------------------------------------- */
+
+#define KITE_HEAP_CHUNK 4096L
+/* Where a failed access points, so that the block can finish harmlessly
+ * while the run stops: heap[2..8) is never allocated (kite_abi.h). */
+#define KITE_SCRATCH 2L
+
+/* `longs` zeroed longs of heap from this worker's chunk; 0 when exhausted. */
+long kite_heap_alloc(kite_ctx *c, long longs, int site) {
+  if (c->heap_cur + longs > c->heap_end) {
+    long size = max(longs, KITE_HEAP_CHUNK);
+    long at = atom_add(&c->ctl64[KITE_CTL64_HEAP_BUMP], size);
+    if (at + size > c->ctl64[KITE_CTL64_HEAP_SIZE]) {
+      kite_error(c, KITE_ERR_HEAP, site, 0, 0);
+      c->heap_cur = c->heap_end = 0;
+      return 0;
+    }
+    c->heap_cur = at;
+    c->heap_end = at + size;
+  }
+  long r = c->heap_cur;
+  c->heap_cur += longs;
+  return r;
+}
+
+long kite_new_array(kite_ctx *c, int n, int elem_bytes, int site) {
+  if (n < 0) {
+    kite_error(c, KITE_ERR_LENGTH, site, n, 0);
+    return 0;
+  }
+  long r = kite_heap_alloc(c, 1 + ((long)n * elem_bytes + 7) / 8, site);
+  if (r != 0) c->heap[r] = n;
+  return r;
+}
+
+int kite_length(kite_ctx *c, long array) { return (int)c->heap[array]; }
+
+/* The address of element i of `array`, checked against its length. */
+volatile __global void *kite_elem(kite_ctx *c, long array, int i, int elem_bytes, int site) {
+  long n = c->heap[array];
+  if (i < 0 || i >= n) {
+    kite_error(c, KITE_ERR_INDEX, site, i, n);
+    return (volatile __global void *)(c->heap + KITE_SCRATCH);
+  }
+  return (volatile __global void *)((volatile __global char *)(c->heap + array + 1) +
+                                    (long)i * elem_bytes);
+}
+
+/* Slot k of a struct, tuple or union; null is an error. */
+volatile __global long *kite_field(kite_ctx *c, long ref, int k, int site) {
+  if (ref == 0) {
+    kite_error(c, KITE_ERR_NULL, site, 0, 0);
+    return c->heap + KITE_SCRATCH;
+  }
+  return c->heap + ref + k;
+}
+
+long kite_range(int first, int last) { return ((long)last << 32) | (long)(uint)first; }
+int kite_range_length(long r) {
+  long n = (long)(int)(r >> 32) - (long)(int)(r & 0xffffffffL) + 1;
+  return n < 0 ? 0 : (int)n;
 }
 
 /* ---- Print ------------------------------------------------------------------- */
@@ -315,7 +388,7 @@ int kite_print_reserve(kite_ctx *c, int items) {
 
 __kernel void kite_uber(__global long *frames, __global long *deques, __global int *deque_ctl,
                         __global long *printbuf, __global int *ctl, __global long *ctl64,
-                        __global long *stats, __global int *params) {
+                        __global long *stats, __global int *params, __global long *heap) {
   kite_ctx ctx;
   kite_ctx *c = &ctx;
   c->frames = frames;
@@ -324,6 +397,8 @@ __kernel void kite_uber(__global long *frames, __global long *deques, __global i
   c->printbuf = printbuf;
   c->ctl = ctl;
   c->ctl64 = ctl64;
+  c->heap = heap;
+  c->heap_cur = c->heap_end = 0;
   c->worker = (int)get_global_id(0);
   c->num_workers = params[KITE_PARAM_NUM_WORKERS];
   c->num_frames = params[KITE_PARAM_NUM_FRAMES];

@@ -51,7 +51,7 @@ TEST_CASE("ANF gives every task call a statement of its own") {
   const ntg::Node &iff = *g.nodes[0];
   CHECK(iff.kind == ntg::NodeKind::If);
   CHECK(iff.parallel());
-  const ntg::Graph &e = *iff.else_graph;
+  const ntg::Graph &e = iff.else_graph();
   // _t1: int; _t1 <- fib(n-1); _t2: int; _t2 <- fib(n-2); return _t1 + _t2
   REQUIRE(e.nodes.size() == 5);
   CHECK(e.nodes[1]->spawns);
@@ -61,7 +61,7 @@ TEST_CASE("ANF gives every task call a statement of its own") {
 
 TEST_CASE("the two recursive calls of fib are independent; the sum waits for both") {
   Compiled c(kFib);
-  const ntg::Graph &e = *c.body("fib").nodes[0]->else_graph;
+  const ntg::Graph &e = c.body("fib").nodes[0]->else_graph();
   std::vector<std::pair<int, int>> edges(e.edges.begin(), e.edges.end());
   CHECK(std::count(edges.begin(), edges.end(), std::make_pair(1, 3)) == 0);
   CHECK(std::count(edges.begin(), edges.end(), std::make_pair(1, 4)) == 1);
@@ -143,6 +143,6 @@ task main(n: int): int {
 )");
   const ntg::Graph &g = c.body("main");
   REQUIRE(g.nodes.size() == 1);
-  CHECK(g.nodes[0]->else_graph->nodes.size() == 2);
+  CHECK(g.nodes[0]->else_graph().nodes.size() == 2);
 }
 }  // namespace
