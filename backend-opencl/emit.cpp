@@ -73,8 +73,8 @@ int print_tag(const Type *t) {
 
 class Emitter {
  public:
-  Emitter(const cps::Program &p, const ast::Program &ast, Artifact &out)
-      : p_(p), ast_(ast), out_(out) {}
+  Emitter(const cps::Program &p, const ast::Program &ast, Artifact &out, EmitOptions options)
+      : p_(p), ast_(ast), out_(out), options_(options) {}
 
   std::string run() {
     std::ostringstream body;
@@ -104,6 +104,9 @@ class Emitter {
   // An element of an array: an lvalue of the element's C type.
   std::string element(const Type *elem, const std::string &array, const std::string &index,
                       SourceLoc loc) {
+    if (!options_.bounds_checks)
+      return fmt::format("(((volatile __global {} *)(c->heap + {} + 1))[{}])", c_type(elem), array,
+                         index);
     return fmt::format("(*(volatile __global {} *)kite_elem(c, {}, {}, {}, {}))", c_type(elem),
                        array, index, is_wide(elem) ? 8 : 4, site(loc));
   }
@@ -396,6 +399,9 @@ class Emitter {
     line(s, ind + 2, fmt::format("int ch = kite_alloc(c, {});", site(call.loc)));
     line(s, ind + 2, "if (ch >= 0) {");
     line(s, ind + 4, "kite_rec cf = KITE_REC(c, ch);");
+    const cps::NodeInfo &info = p_.nodes[op.node];
+    if (info.detached_from >= 0)
+      line(s, ind + 4, fmt::format("atomic_inc(KITE_COUNTER(f, {}));", info.detached_slot));
     line(s, ind + 4, fmt::format("cf[0] = KITE_LINK(rec, {});", op.node));
     for (size_t i = 0; i < callee->param_vars.size(); ++i) {
       const VarDecl *param = callee->param_vars[i];
@@ -511,10 +517,12 @@ class Emitter {
       line(s, ind, "}");
       return;
     }
-    // Chained: iteration i + 1 starts when iteration i's graph is done.
+    // Chained: iteration i + 1 starts when iteration i's graph is done. The
+    // loop's counter holds its detached calls, plus 1 until the last step.
     line(s, ind, i + " = 0;");
+    line(s, ind, fmt::format("*KITE_COUNTER(f, {}) = 1;", op.counter_slot));
     line(s, ind, fmt::format("if ({} == 0) {{", loop_length(st)));
-    emit_signal_node(op.node, s, ind + 2);
+    emit_loop_done(op, s, ind + 2);
     line(s, ind, "} else {");
     emit_inline_graph(op.graphs[0], s, ind + 2);
     line(s, ind, "}");
@@ -563,8 +571,15 @@ class Emitter {
     line(s, 4, fmt::format("if ({} < {}) {{", i, loop_length(st)));
     emit_inline_graph(op.graphs[0], s, 6);
     line(s, 4, "} else {");
-    emit_signal_node(op.node, s, 6);
+    emit_loop_done(op, s, 6);
     line(s, 4, "}");
+  }
+
+  // A chained loop has stepped past its last iteration.
+  void emit_loop_done(const cps::Op &op, std::ostream &s, int ind) {
+    line(s, ind, fmt::format("if (atomic_dec(KITE_COUNTER(f, {})) == 1) {{", op.counter_slot));
+    emit_signal_node(op.node, s, ind + 2);
+    line(s, ind, "}");
   }
 
   void emit_split(const cps::Block &b, std::ostream &s) {
@@ -627,6 +642,13 @@ class Emitter {
     s << "  for (;;) {\n    switch (node) {\n";
     for (size_t n = 0; n < p_.nodes.size(); ++n) {
       const cps::NodeInfo &info = p_.nodes[n];
+      if (info.detached_from >= 0) {
+        s << fmt::format("    case {}: /* detached from loop n{} */\n", n, info.detached_from);
+        line(s, 6, fmt::format("if (atomic_dec(KITE_COUNTER(f, {})) != 1) return -1;",
+                               info.detached_slot));
+        line(s, 6, "KITE_FENCE();");
+        line(s, 6, fmt::format("node = {}; graph = -1; continue;", info.detached_from));
+      }
       if (info.graph < 0) continue;
       task_ = p_.graphs[info.graph].task;
       s << fmt::format("    case {}:\n", n);
@@ -702,6 +724,7 @@ class Emitter {
   const cps::Program &p_;
   const ast::Program &ast_;
   Artifact &out_;
+  EmitOptions options_;
   int task_ = -1;
   std::ostringstream helpers_;  // construction and print helpers, emitted first
   int helper_count_ = 0;
@@ -727,10 +750,10 @@ std::string c_escape(const std::string &s) {
 }  // namespace
 
 Artifact emit_opencl(const cps::Program &program, const ast::Program &ast,
-                     const std::string &source_path) {
+                     const std::string &source_path, const EmitOptions &options) {
   Artifact a;
   a.source_path = source_path;
-  Emitter e(program, ast, a);
+  Emitter e(program, ast, a, options);
   std::string generated = e.run();
   a.frame_words = program.frame_words;
   a.opencl = fmt::format("#define KITE_FRAME_WORDS {}\n", program.frame_words) + kRuntimeSource +

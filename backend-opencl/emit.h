@@ -23,8 +23,12 @@ struct Artifact {
   std::string opencl;                // the whole OpenCL C program
 };
 
+struct EmitOptions {
+  bool bounds_checks = true;  // check every array index against the length
+};
+
 Artifact emit_opencl(const cps::Program &program, const ast::Program &ast,
-                     const std::string &source_path);
+                     const std::string &source_path, const EmitOptions &options = {});
 
 // The file format of docs/artifact.md.
 void write_artifact(const Artifact &a, std::ostream &out);

@@ -21,6 +21,9 @@ int main(int argc, char **argv) {
       ->check(CLI::IsMember({"text", "dot"}));
   app.add_flag("--dump-cps", o.dump_cps, "print the CPS blocks and join counters and stop");
   app.add_flag("--emit-cl", o.emit_cl, "print the generated OpenCL C");
+  bool no_bounds = false;
+  app.add_flag("--no-bounds-checks", no_bounds,
+               "do not check array indices (a wrong index is then undefined behaviour)");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError &e) {
@@ -28,5 +31,6 @@ int main(int argc, char **argv) {
     return code == 0 ? 0 : 1;
   }
   if (app.count("--dump-ntg")) o.dump_ntg = ntg.empty() ? "text" : ntg;
+  o.bounds_checks = !no_bounds;
   return kite::compile(o);
 }

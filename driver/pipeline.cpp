@@ -49,7 +49,9 @@ int compile(const CompileOptions &o) {
     if (o.dump_cps) return cps::dump(blocks, std::cout), 0;
 
     // CPS blocks -> the OpenCL uber-kernel (backend-opencl/emit.h, §4.2).
-    Artifact artifact = emit_opencl(blocks, *program, o.input);
+    EmitOptions emit;
+    emit.bounds_checks = o.bounds_checks;
+    Artifact artifact = emit_opencl(blocks, *program, o.input, emit);
     if (o.emit_cl) std::cout << artifact.opencl;
 
     if (!o.output.empty()) {

@@ -120,6 +120,40 @@ class Lowering {
     return id;
   }
 
+  // Calls in a chained loop's body that no later node of the body waits
+  // for and that determine nothing outside the body are detached from the
+  // iteration (§3.4: the loop does not wait for the tasks its body starts
+  // unless a data dependency says so); the loop node counts them instead.
+  void detach_calls(const ntg::Graph &body, const ntg::Node &loop, int slot) {
+    std::set<int> has_successor;
+    for (auto [from, to] : body.edges) has_successor.insert(from);
+    std::set<int> inner = declared_in(body);
+    for (size_t i = 0; i < body.nodes.size(); ++i) {
+      const ntg::Node &n = *body.nodes[i];
+      if (!n.spawns || has_successor.count(int(i))) continue;
+      bool escapes = false;
+      for (int v : n.dep.y) escapes |= !inner.count(v);
+      if (escapes) continue;
+      NodeInfo &info = p_.nodes[n.id];
+      p_.graphs[info.graph].outstanding_init -= 1;
+      info.graph = -1;
+      info.detached_from = loop.id;
+      info.detached_slot = slot;
+    }
+  }
+
+  static std::set<int> declared_in(const ntg::Graph &g) {
+    std::set<int> out;
+    for (auto &n : g.nodes) {
+      for (ast::VarDecl *v : ntg::declared_vars(*n->stmt)) out.insert(v->id);
+      for (auto &sub : n->graphs) {
+        std::set<int> more = declared_in(*sub);
+        out.insert(more.begin(), more.end());
+      }
+    }
+    return out;
+  }
+
   std::vector<Op> inline_ops(const ntg::Graph &g) {
     std::vector<Op> ops;
     for (auto &n : g.nodes) ops.push_back(make_op(*n));
@@ -173,6 +207,8 @@ class Lowering {
         {
           // Chained: one iteration's graph at a time, in the task's record.
           int body = lower_graph(*node.graphs[0]);
+          op.counter_slot = next_slot_++;
+          detach_calls(*node.graphs[0], node, op.counter_slot);
           int step = new_block(body, BlockKind::Step);
           p_.blocks[step].code = p_.num_codes++;
           p_.graphs[body].end = GraphEnd::LoopStep;
@@ -246,6 +282,15 @@ void dump_ops(const std::vector<Op> &ops, int indent, std::ostream &out) {
   }
 }
 
+// Whether detached node n is spawned by a block of task t.
+bool detached_in_task(const Program &p, int n, int t) {
+  for (const Block &b : p.blocks)
+    if (b.task == t)
+      for (const Op &op : b.ops)
+        if (op.kind == OpKind::Spawn && op.node == n) return true;
+  return false;
+}
+
 }  // namespace
 
 Program lower(const ntg::Program &graphs) {
@@ -294,6 +339,11 @@ void dump(const Program &p, std::ostream &out) {
     }
     for (size_t n = 0; n < p.nodes.size(); ++n) {
       const NodeInfo &info = p.nodes[n];
+      if (info.detached_from >= 0 && p.blocks[t.entry_block].task == int(&t - p.tasks.data()) &&
+          detached_in_task(p, int(n), int(&t - p.tasks.data()))) {
+        out << "  n" << n << " detached: signals its loop n" << info.detached_from << "\n";
+        continue;
+      }
       if (info.graph < 0 || p.graphs[info.graph].task != int(&t - p.tasks.data())) continue;
       out << "  n" << n << " signals";
       for (int b : info.notify) out << " b" << b;

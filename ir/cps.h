@@ -41,7 +41,8 @@ struct Op {
   std::vector<int> graphs;                  // parallel: the nested graphs
   int step_block = -1;    // parallel For: the block that starts the next iteration
   int split_block = -1;   // Map: the block that splits the iterations
-  int counter_slot = -1;  // Map: iterations not yet finished (in the parent's record)
+  int counter_slot = -1;  // Map: iterations not yet finished (in the parent's record);
+                          // parallel For: detached calls running, plus 1 while it loops
   int lo_slot = -1, hi_slot = -1;  // Map: the iterations a record covers
 };
 
@@ -95,6 +96,10 @@ struct NodeInfo {  // a parallel node: a Spawn or a parallel If
   int graph = -1;
   std::vector<int> notify;  // blocks waiting on this node
   ast::VarDecl *target = nullptr;  // a Spawn's `x <- f(...)` variable
+  // A call in a chained for loop's body that nothing in the loop waits for
+  // is *detached*: the next iteration does not wait for it, the loop does.
+  int detached_from = -1;  // the for node it reports to
+  int detached_slot = -1;  // the for node's counter
 };
 
 struct Task {

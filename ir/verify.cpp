@@ -33,7 +33,10 @@ void verify(const cps::Program &p) {
     for (int n : b.notify) signals[n] += 1;
   std::vector<int> parallel_nodes(p.graphs.size(), 0);
   for (const cps::NodeInfo &n : p.nodes) {
-    if (n.graph < 0) continue;
+    if (n.graph < 0) {
+      if (!n.notify.empty()) internal_error("a detached call is waited for");
+      continue;
+    }
     parallel_nodes[n.graph] += 1;
     for (int b : n.notify) signals[b] += 1;
   }

@@ -18,8 +18,10 @@
  *
  * The heap. A heap value (array, struct, union, tuple) is a long: its offset
  * in longs from the start of the heap; 0 is the null value a declared but
- * unassigned variable holds, and heap[0..KITE_HEAP_FIRST) stays zero so
- * that null reads as an empty array. Layouts:
+ * unassigned variable holds, and heap[0..KITE_HEAP_FIRST) is never
+ * allocated: heap[0] stays zero so that null reads as an empty array, and
+ * heap[2..8) is where the scheduler points a failed access while the run
+ * stops. Layouts:
  *   array   heap[ref] = length; the elements follow from heap + ref + 1,
  *           packed: 4 bytes each for int, float and bool (0/1), 8 bytes for
  *           long, double and heap values (refs); ranges are 8 bytes.

@@ -27,7 +27,7 @@ void set_arg(cl_kernel kernel, cl_uint index, const Buffer &buffer) {
            fmt::format("cannot set argument {} of kite_uber", index));
 }
 
-void bind(cl_kernel kernel, const std::array<const Buffer *, 8> &buffers) {
+void bind(cl_kernel kernel, const std::array<const Buffer *, 9> &buffers) {
   for (cl_uint i = 0; i < buffers.size(); ++i) set_arg(kernel, i, *buffers[i]);
 }
 
@@ -54,8 +54,13 @@ struct DeviceRun::LazyZeroMemory {
 };
 
 DeviceRun::DeviceRun(const Device &device, DeviceProgram &program, const RunShape &shape,
-                     const std::vector<int64_t> &args)
+                     const MainArgs &args)
     : device_(device), program_(program), shape_(shape) {
+  if (args.heap.size() > shape.heap_longs) {
+    throw RunError(fmt::format(
+        "main's array arguments need {} bytes of device heap, which holds {} (try --heap)",
+        args.heap.size() * sizeof(int64_t), shape.heap_longs * sizeof(int64_t)));
+  }
   size_t frame_bytes = size_t(shape.num_frames) * shape.frame_words * sizeof(int64_t);
   frames_ = create_zeroed(frame_bytes, "the record pool", "--records");
   deques_ = create_zeroed(size_t(shape.workers) * shape.deque_cap * sizeof(int64_t),
@@ -69,6 +74,8 @@ DeviceRun::DeviceRun(const Device &device, DeviceProgram &program, const RunShap
   stats_ = create_zeroed(size_t(shape.workers) * KITE_STATS_WORDS * sizeof(int64_t),
                          "the statistics", "--workers");
   params_ = create(KITE_PARAM_COUNT * sizeof(int32_t), "the parameters", "--records");
+  const size_t heap_bytes = shape.heap_longs * sizeof(int64_t);
+  heap_ = create_zeroed(heap_bytes, "the device heap", "--heap");
 
   cl_command_queue q = program_.queue.get();
   std::vector<int32_t> deque_ctl(size_t(shape.workers) * KITE_DEQUE_CTL_STRIDE, 0);
@@ -76,7 +83,9 @@ DeviceRun::DeviceRun(const Device &device, DeviceProgram &program, const RunShap
   ctl[KITE_CTL_PRINT_LIMIT] = static_cast<int32_t>(shape.print_limit);
   ctl[KITE_CTL_ERROR_SITE] = -1;
   Ctl64 ctl64{};
-  std::copy(args.begin(), args.end(), ctl64.begin() + KITE_CTL64_ARGS);
+  std::copy(args.bits.begin(), args.bits.end(), ctl64.begin() + KITE_CTL64_ARGS);
+  ctl64[KITE_CTL64_HEAP_SIZE] = static_cast<int64_t>(shape.heap_longs);
+  ctl64[KITE_CTL64_HEAP_BUMP] = static_cast<int64_t>(args.heap.size());
   std::array<int32_t, KITE_PARAM_COUNT> params{};
   params[KITE_PARAM_NUM_WORKERS] = static_cast<int32_t>(shape.workers);
   params[KITE_PARAM_NUM_FRAMES] = static_cast<int32_t>(shape.num_frames);
@@ -91,17 +100,18 @@ DeviceRun::DeviceRun(const Device &device, DeviceProgram &program, const RunShap
   write(ctl_, sizeof ctl, ctl.data());
   write(ctl64_, sizeof ctl64, ctl64.data());
   write(params_, sizeof params, params.data());
+  write(heap_, args.heap.size() * sizeof(int64_t), args.heap.data());  // zeros, then the arrays
   // Drivers may allocate lazily: an allocation failure can surface here.
   cl_int err = clFinish(q);
   if (is_out_of_memory(err)) {
     throw RunError(fmt::format(
-        "cannot allocate {:.0f} MiB of device memory for the record pool and deques (try "
-        "--records, --deque or --workers)",
-        mib(frame_bytes + size_t(shape.workers) * shape.deque_cap * sizeof(int64_t))));
+        "cannot allocate {:.0f} MiB of device memory for the record pool, deques and heap (try "
+        "--records, --deque, --workers or --heap)",
+        mib(frame_bytes + size_t(shape.workers) * shape.deque_cap * sizeof(int64_t) + heap_bytes)));
   }
   check_cl(err, "cannot initialise device memory");
   bind(program_.kernel.get(),
-       {&frames_, &deques_, &deque_ctl_, &printbuf_, &ctl_, &ctl64_, &stats_, &params_});
+       {&frames_, &deques_, &deque_ctl_, &printbuf_, &ctl_, &ctl64_, &stats_, &params_, &heap_});
 }
 
 DeviceRun::~DeviceRun() = default;
@@ -188,6 +198,12 @@ std::vector<int64_t> DeviceRun::read_stats() {
   return stats;
 }
 
+std::vector<unsigned char> DeviceRun::read_heap(size_t offset, size_t bytes) {
+  std::vector<unsigned char> data(bytes);
+  read(heap_, offset, bytes, data.data(), "the device heap");
+  return data;
+}
+
 void DeviceRun::reset_print() {
   static_assert(KITE_CTL_PRINT_HEAD == KITE_CTL_YIELD + 1, "written as one pair");
   const int32_t zeros[2] = {0, 0};
@@ -219,7 +235,7 @@ class Prober {
     ctl_ = create(KITE_CTL_INTS * sizeof(int32_t));
     params_ = create(KITE_PARAM_COUNT * sizeof(int32_t));
     bind(program_.kernel.get(),
-         {&unused_, &unused_, &unused_, &unused_, &ctl_, &unused_, &unused_, &params_});
+         {&unused_, &unused_, &unused_, &unused_, &ctl_, &unused_, &unused_, &params_, &unused_});
   }
 
   // All `workers` groups were resident at once. A failure is tried once more:

@@ -1,4 +1,4 @@
-// The device side of one run: kite_uber's eight buffers (kite_abi.h), kernel
+// The device side of one run: kite_uber's nine buffers (kite_abi.h), kernel
 // launches, and the start-up probe for how many workers can be resident.
 #pragma once
 
@@ -7,6 +7,7 @@
 #include <memory>
 #include <vector>
 
+#include "host/args.h"
 #include "host/device.h"
 #include "runtime-cl/kite_abi.h"
 
@@ -20,6 +21,7 @@ struct RunShape {
   uint32_t deque_cap = 0;    // entries per deque, a power of two
   uint32_t print_cap = 0;    // longs in printbuf
   uint32_t print_limit = 0;  // ctl[KITE_CTL_PRINT_LIMIT]
+  uint64_t heap_longs = 0;   // ctl64[KITE_CTL64_HEAP_SIZE]
 };
 
 using Ctl = std::array<int32_t, KITE_CTL_INTS>;
@@ -27,11 +29,12 @@ using Ctl64 = std::array<int64_t, KITE_CTL64_LONGS>;
 
 class DeviceRun {
  public:
-  // Allocates and zero-fills the buffers, writes params, main's arguments and
-  // the control block, and binds the kernel's arguments. Throws RunError,
-  // naming the option to change, when device memory runs out.
+  // Allocates and zero-fills the buffers, writes params, main's arguments
+  // (array arguments into the heap) and the control block, and binds the
+  // kernel's arguments. Throws RunError, naming the option to change, when
+  // device memory runs out or the array arguments do not fit in the heap.
   DeviceRun(const Device &device, DeviceProgram &program, const RunShape &shape,
-            const std::vector<int64_t> &args);
+            const MainArgs &args);
   ~DeviceRun();
 
   // One launch of kite_uber over the whole grid, waiting for it to finish.
@@ -41,6 +44,9 @@ class DeviceRun {
   Ctl64 read_ctl64();
   std::vector<int64_t> read_print(size_t count);  // printbuf[0 .. count)
   std::vector<int64_t> read_stats();              // workers * KITE_STATS_WORDS
+  // `bytes` bytes of the heap from byte `offset`; the caller keeps them
+  // within ctl64[KITE_CTL64_HEAP_SIZE] longs.
+  std::vector<unsigned char> read_heap(size_t offset, size_t bytes);
   // Before a relaunch: ctl[PRINT_HEAD] = ctl[YIELD] = 0.
   void reset_print();
 
@@ -57,7 +63,7 @@ class DeviceRun {
   DeviceProgram &program_;
   RunShape shape_;
   std::vector<std::unique_ptr<LazyZeroMemory>> host_memory_;  // outlives the buffers below
-  Buffer frames_, deques_, deque_ctl_, printbuf_, ctl_, ctl64_, stats_, params_;
+  Buffer frames_, deques_, deque_ctl_, printbuf_, ctl_, ctl64_, stats_, params_, heap_;
 };
 
 // How many single-work-item groups of kite_uber are resident at once on the

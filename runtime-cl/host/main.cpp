@@ -12,24 +12,30 @@
 //   3. choose the grid: one worker per work-group of one work-item, as many
 //      groups as can be resident at once (the compute units on a CPU, a probe
 //      on a GPU), since a persistent worker that is not resident never runs;
-//   4. allocate the zero-filled buffers and write params, arguments and ctl;
+//   4. allocate the zero-filled buffers and write params, arguments (arrays
+//      into the device heap) and ctl;
 //   5. launch until ctl[DONE]: between launches print the records the kernel
 //      left in the print buffer (it yields when the buffer passes its limit);
 //   6. report a run-time error with its Kite source location, or print main's
-//      result.
+//      result (an array of scalars read back from the heap).
 // Every failure is "kite-run: error: <message>" on stderr and exit status 1.
 
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cctype>
+#include <charconv>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
+#include <iterator>
 #include <limits>
 #include <numeric>
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "host/args.h"
@@ -57,6 +63,8 @@ constexpr uint64_t kDefaultPrintBytes = 8ull << 20;  // 1 Mi longs, or more for 
 // the limit: at least this many longs per worker (a print of 31 items).
 constexpr uint64_t kHeadroomPerWorker = 64;
 constexpr uint64_t kMaxPoolBytes = 1ull << 30;  // default record pool at most 1 GiB
+constexpr uint64_t kMaxHeapBytes = 1ull << 30;  // default heap at most 1 GiB
+constexpr uint64_t kMinHeapBytes = 1024;
 
 struct Options {
   std::string device;  // "" = default
@@ -69,6 +77,7 @@ struct Options {
   uint64_t deque = kDefaultDequeCap;
   std::optional<uint64_t> workers;
   std::optional<uint64_t> print_bytes;
+  std::optional<std::string> heap;  // --heap as written: 512M
   std::string prog;
   std::vector<std::string> args;
 };
@@ -84,6 +93,7 @@ struct Report {
   RunShape shape;
   std::string workers_from;  // how the grid size was chosen
   Ctl ctl{};
+  Ctl64 ctl64{};
   std::vector<int64_t> stats;
 };
 
@@ -91,8 +101,8 @@ struct Report {
 
 const std::set<std::string> kFlags = {"-t",         "--time",  "--stats", "--list-devices",
                                       "--no-cache", "--probe", "-h",      "--help"};
-const std::set<std::string> kValued = {"--device", "--records", "--deque", "--workers",
-                                       "--print-buffer"};
+const std::set<std::string> kValued = {"--device",  "--records",      "--deque",
+                                       "--workers", "--print-buffer", "--heap"};
 
 bool is_option(const std::string &token) {
   if (kFlags.count(token) || kValued.count(token)) return true;
@@ -102,9 +112,10 @@ bool is_option(const std::string &token) {
 
 // Options may come before prog, or right after it (kite-run prog --stats 10);
 // main's arguments start at the first word that is not an option, so negative
-// numbers are arguments. A "--" ends the options. Returns the words in the
-// order CLI11 gets them: options, "--", prog, arguments.
-std::vector<std::string> arrange_command_line(int argc, char **argv) {
+// numbers are arguments. A "--" ends the options. Returns the options; sets
+// o.prog and o.args from the rest, which CLI11 never sees (it would split an
+// array argument like [1,2] at its commas).
+std::vector<std::string> arrange_command_line(int argc, char **argv, Options &o) {
   std::vector<std::string> options, positionals;
   int i = 1;
   auto take_options = [&](bool known_only) {
@@ -126,8 +137,10 @@ std::vector<std::string> arrange_command_line(int argc, char **argv) {
   if (i < argc) positionals.push_back(argv[i++]);
   take_options(true);
   for (; i < argc; ++i) positionals.push_back(argv[i]);
-  options.push_back("--");
-  options.insert(options.end(), positionals.begin(), positionals.end());
+  if (!positionals.empty()) {
+    o.prog = positionals[0];
+    o.args.assign(positionals.begin() + 1, positionals.end());
+  }
   return options;
 }
 
@@ -151,14 +164,21 @@ std::optional<int> parse_command_line(int argc, char **argv, Options &o) {
                  "Workers (work-groups) to launch, instead of the measured number");
   app.add_option("--print-buffer", o.print_bytes,
                  "Bytes of device print buffer (default: 8 MiB, or 1 KiB per worker if more)");
+  app.add_option("--heap", o.heap,
+                 "Bytes of device heap for arrays and other heap values, with an optional K, M "
+                 "or G suffix (default: 1/4 of device memory, at most 1 GiB)")
+      ->type_name("SIZE");
   app.add_flag("--no-cache", o.no_cache, "Neither read nor write the kernel binary cache");
   app.add_flag("--probe", o.probe,
                "Measure how many workers are resident at once even on a CPU device");
-  app.add_option("prog", o.prog, "The program, as written by kitec -o");
-  app.add_option("args", o.args, "main's arguments");
+  // For --help only: arrange_command_line takes these.
+  std::string unused_prog;
+  std::vector<std::string> unused_args;
+  app.add_option("prog", unused_prog, "The program, as written by kitec -o");
+  app.add_option("args", unused_args, "main's arguments");
 
   try {
-    std::vector<std::string> words = arrange_command_line(argc, argv);
+    std::vector<std::string> words = arrange_command_line(argc, argv, o);
     std::reverse(words.begin(), words.end());  // CLI11 takes them back to front
     app.parse(words);
   } catch (const CLI::CallForHelp &e) {
@@ -181,8 +201,40 @@ std::optional<int> parse_command_line(int argc, char **argv, Options &o) {
 
 // --- choosing sizes ---
 
+// A size in bytes: digits with an optional K, M or G suffix (powers of 1024).
+std::optional<uint64_t> parse_size(std::string_view text) {
+  constexpr std::string_view kSuffixes = "KMG";
+  size_t suffix = text.empty() ? std::string_view::npos
+                               : kSuffixes.find(static_cast<char>(
+                                     std::toupper(static_cast<unsigned char>(text.back()))));
+  uint64_t shift = 0;
+  if (suffix != std::string_view::npos) {
+    shift = 10 * (suffix + 1);
+    text.remove_suffix(1);
+  }
+  uint64_t value = 0;
+  if (text.empty() || !std::isdigit(static_cast<unsigned char>(text[0]))) return std::nullopt;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  if (value > (std::numeric_limits<uint64_t>::max() >> shift)) return std::nullopt;
+  return value << shift;
+}
+
+// --heap in bytes, if given.
+std::optional<uint64_t> heap_bytes(const Options &o) {
+  if (!o.heap) return std::nullopt;
+  auto bytes = parse_size(*o.heap);
+  if (!bytes) {
+    throw RunError(fmt::format(
+        "--heap takes a size in bytes with an optional K, M or G suffix, not '{}'", *o.heap));
+  }
+  if (*bytes < kMinHeapBytes) throw RunError("--heap must be at least 1K");
+  return bytes;
+}
+
 // The checks that need no device, so that a typo fails before a slow build.
 void check_options(const Options &o) {
+  heap_bytes(o);
   constexpr uint64_t kIntMax = std::numeric_limits<int32_t>::max();
   if (o.records && (*o.records < 1 || *o.records > kIntMax)) {
     throw RunError(fmt::format("--records must be between 1 and {}", kIntMax));
@@ -221,6 +273,9 @@ RunShape choose_shape(const Options &o, const Device &device, const Artifact &ar
   }
   s.print_cap = static_cast<uint32_t>(print_cap);
   s.print_limit = s.print_cap / 2;  // the rest is headroom for the prints in flight
+  uint64_t heap = heap_bytes(o).value_or(
+      std::min({device.global_mem / 4, uint64_t(device.max_alloc), kMaxHeapBytes}));
+  s.heap_longs = std::max<uint64_t>(heap / sizeof(int64_t), KITE_HEAP_FIRST);
   return s;
 }
 
@@ -255,7 +310,7 @@ std::string error_message(const Ctl &ctl, const Ctl64 &ctl64) {
     case KITE_ERR_INDEX:
       return fmt::format("index {} out of bounds for array of length {}", a, b);
     case KITE_ERR_HEAP:
-      return "device heap exhausted";
+      return "device heap exhausted (try --heap)";
     case KITE_ERR_RECORDS:
       return fmt::format("task record pool exhausted ({} records; try --records)", a);
     case KITE_ERR_QUEUE:
@@ -263,7 +318,11 @@ std::string error_message(const Ctl &ctl, const Ctl64 &ctl64) {
     case KITE_ERR_PRINT:
       return "print buffer overflow (try --print-buffer)";
     case KITE_ERR_CASE:
-      return "no case branch matches";
+      return "no case branch matches the union's field";
+    case KITE_ERR_NULL:
+      return "use of a struct, union or tuple variable that was never given a value";
+    case KITE_ERR_LENGTH:
+      return fmt::format("array length {} is negative", a);
     default:
       return fmt::format("internal: unknown run-time error code {}", ctl[KITE_CTL_ERROR]);
   }
@@ -315,6 +374,12 @@ void print_stats(const Report &r) {
              "kite-run: stats: record pool used      {} of {} records ({:.1f} of {:.1f} MiB)\n",
              bump, s.num_frames, double(bump) * s.frame_words * 8 / (1 << 20),
              double(s.num_frames) * s.frame_words * 8 / (1 << 20));
+  // The bump pointer passes the end when an allocation fails: show it full.
+  const uint64_t heap_used =
+      std::clamp<int64_t>(r.ctl64[KITE_CTL64_HEAP_BUMP], 0, int64_t(s.heap_longs));
+  fmt::print(stderr, "kite-run: stats: heap used             {:.1f} of {:.1f} MiB ({:.1f}%)\n",
+             double(heap_used) * 8 / (1 << 20), double(s.heap_longs) * 8 / (1 << 20),
+             100.0 * double(heap_used) / double(s.heap_longs));
   fmt::print(stderr, "kite-run: stats: kernel launches       {}\n", r.launches);
   fmt::print(stderr, "kite-run: stats: workers               {} ({}), work-groups of 1 work-item\n",
              s.workers, r.workers_from);
@@ -332,6 +397,35 @@ void print_times(const Report &r) {
 
 // --- the run ---
 
+// main's result of type array<element>: its length and elements from the
+// heap, printed as print does: [1, 2, 3].
+void print_array(DeviceRun &device_run, const RunShape &shape, Scalar element, int64_t ref) {
+  const uint64_t heap_bytes = shape.heap_longs * sizeof(int64_t);
+  if (ref < 0 || static_cast<uint64_t>(ref) >= shape.heap_longs) {
+    throw RunError(fmt::format("internal: main's result is heap ref {}, outside the heap", ref));
+  }
+  int64_t length = 0;
+  std::vector<unsigned char> header = device_run.read_heap(ref * sizeof(int64_t), sizeof length);
+  std::memcpy(&length, header.data(), sizeof length);
+  const uint64_t start = (ref + 1) * sizeof(int64_t);
+  const uint64_t size = element_bytes(element);
+  if (length < 0 || static_cast<uint64_t>(length) > (heap_bytes - start) / size) {
+    throw RunError(fmt::format(
+        "internal: main's result (heap ref {}) claims {} elements, more than the heap holds", ref,
+        length));
+  }
+  std::vector<unsigned char> bytes = device_run.read_heap(start, length * size);
+  fmt::memory_buffer text;
+  text.push_back('[');
+  for (int64_t i = 0; i < length; ++i) {
+    if (i > 0) fmt::format_to(std::back_inserter(text), ", ");
+    fmt::format_to(std::back_inserter(text), "{}",
+                   format_scalar(element, load_element(element, bytes.data() + i * size)));
+  }
+  text.append(std::string_view("]\n"));
+  std::fwrite(text.data(), 1, text.size(), stdout);
+}
+
 int run(const Options &o) {
   std::vector<Device> devices = list_devices();
   if (o.list_devices) {
@@ -343,7 +437,7 @@ int run(const Options &o) {
   // 1. The artifact and main's arguments.
   check_options(o);
   Artifact artifact = load_artifact(o.prog);
-  std::vector<int64_t> args = convert_args(artifact, o.args);
+  MainArgs args = convert_args(artifact, o.args);
 
   // 2. Device and program.
   const Device &device = select_device(devices, o.device);
@@ -382,7 +476,7 @@ int run(const Options &o) {
     device_run.reset_print();
   }
   report.run_ms = ms_since(run_start);
-  Ctl64 ctl64 = device_run.read_ctl64();
+  const Ctl64 &ctl64 = report.ctl64 = device_run.read_ctl64();
   report.stats = device_run.read_stats();
   if (o.stats) print_stats(report);
   if (o.time) print_times(report);
@@ -394,6 +488,8 @@ int run(const Options &o) {
   if (artifact.result != "unit") {
     if (auto type = scalar_type(artifact.result)) {
       fmt::print("{}\n", format_scalar(*type, ctl64[KITE_CTL64_RESULT]));
+    } else if (auto element = array_element_type(artifact.result)) {
+      print_array(device_run, report.shape, *element, ctl64[KITE_CTL64_RESULT]);
     } else {
       fmt::print(stderr, "kite-run: note: main's result of type {} is not printed\n",
                  artifact.result);

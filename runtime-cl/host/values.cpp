@@ -78,6 +78,55 @@ std::optional<Scalar> scalar_type(std::string_view t) {
   return std::nullopt;
 }
 
+std::string_view scalar_name(Scalar type) {
+  switch (type) {
+    case Scalar::kInt:
+      return "int";
+    case Scalar::kLong:
+      return "long";
+    case Scalar::kFloat:
+      return "float";
+    case Scalar::kDouble:
+      return "double";
+    case Scalar::kBool:
+      return "bool";
+  }
+  return "?";
+}
+
+std::optional<Scalar> array_element_type(std::string_view t) {
+  constexpr std::string_view kOpen = "array<";
+  if (t.size() <= kOpen.size() + 1 || t.substr(0, kOpen.size()) != kOpen || t.back() != '>') {
+    return std::nullopt;
+  }
+  return scalar_type(t.substr(kOpen.size(), t.size() - kOpen.size() - 1));
+}
+
+size_t element_bytes(Scalar type) {
+  return type == Scalar::kLong || type == Scalar::kDouble ? 8 : 4;
+}
+
+int64_t load_element(Scalar type, const unsigned char *bytes) {
+  if (element_bytes(type) == 8) {
+    int64_t bits;
+    std::memcpy(&bits, bytes, sizeof bits);
+    return bits;
+  }
+  uint32_t bits;
+  std::memcpy(&bits, bytes, sizeof bits);
+  // As the scalar's raw bits: an int sign-extended, a float's bits in the low 32.
+  return type == Scalar::kInt ? int64_t(int32_t(bits)) : int64_t(bits);
+}
+
+void store_element(Scalar type, int64_t bits, unsigned char *bytes) {
+  if (element_bytes(type) == 8) {
+    std::memcpy(bytes, &bits, sizeof bits);
+  } else {
+    uint32_t low = static_cast<uint32_t>(bits);
+    std::memcpy(bytes, &low, sizeof low);
+  }
+}
+
 std::string format_scalar(Scalar type, int64_t bits) {
   switch (type) {
     case Scalar::kInt:

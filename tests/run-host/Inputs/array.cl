@@ -1,5 +1,5 @@
 //! param n int
-//! param a array<int>
+//! param a array<array<int>>
 //! result array<int>
 //! frame-words 8
 __kernel void kite_uber(KITE_TEST_ARGS) {

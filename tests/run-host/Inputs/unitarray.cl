@@ -1,4 +1,4 @@
-//! result array<int>
+//! result array<array<int>>
 //! frame-words 8
 /* Returns a heap value, which kite-run cannot print yet. */
 __kernel void kite_uber(KITE_TEST_ARGS) {
