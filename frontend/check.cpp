@@ -92,6 +92,7 @@ class Checker {
       if (n == "double") return types_.double_t();
       if (n == "bool") return types_.bool_t();
       if (n == "unit") return types_.unit_t();
+      if (n == "range") return types_.range_t();
       auto sd = structs_.find(n);
       if (sd != structs_.end())
         return types_.named(sd->second->is_union ? TypeKind::Union : TypeKind::Struct, n);
