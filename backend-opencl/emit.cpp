@@ -402,12 +402,23 @@ class Emitter {
     const cps::NodeInfo &info = p_.nodes[op.node];
     if (info.detached_from >= 0)
       line(s, ind + 4, fmt::format("atomic_inc(KITE_COUNTER(f, {}));", info.detached_slot));
-    line(s, ind + 4, fmt::format("cf[0] = KITE_LINK(rec, {});", op.node));
     for (size_t i = 0; i < callee->param_vars.size(); ++i) {
       const VarDecl *param = callee->param_vars[i];
       line(s, ind + 4, fmt::format("{}(cf, {}) = {};", slot_macro(param->type),
                                    ct.var_slot[param->id], expr(*call.children[i + 1])));
     }
+    if (op.tail) {
+      // Everything else in this task has happened: the callee answers this
+      // task's caller, and this record is free from now on.
+      line(s, ind + 4, "cf[0] = f[0];");
+      line(s, ind + 4, "kite_free(c, rec);");
+      line(s, ind + 4, fmt::format("kite_ready(c, ch, {});", p_.blocks[ct.entry_block].code));
+      line(s, ind + 2, "}");
+      line(s, ind + 2, "return;");
+      line(s, ind, "}");
+      return;
+    }
+    line(s, ind + 4, fmt::format("cf[0] = KITE_LINK(rec, {});", op.node));
     line(s, ind + 4, fmt::format("kite_ready(c, ch, {});", p_.blocks[ct.entry_block].code));
     line(s, ind + 2, "}");
     line(s, ind, "}");

@@ -21,16 +21,23 @@ int main(int argc, char **argv) {
       ->check(CLI::IsMember({"text", "dot"}));
   app.add_flag("--dump-cps", o.dump_cps, "print the CPS blocks and join counters and stop");
   app.add_flag("--emit-cl", o.emit_cl, "print the generated OpenCL C");
+  bool no_opt = false;
+  app.add_flag("--no-opt", no_opt, "no task-graph optimisations (flattening, tail calls)");
   bool no_bounds = false;
   app.add_flag("--no-bounds-checks", no_bounds,
                "do not check array indices (a wrong index is then undefined behaviour)");
+  // -O0 is the conventional spelling of --no-opt.
+  std::vector<std::string> args;
+  for (int i = argc - 1; i >= 1; --i)
+    args.push_back(std::string(argv[i]) == "-O0" ? "--no-opt" : argv[i]);
   try {
-    app.parse(argc, argv);
+    app.parse(args);
   } catch (const CLI::ParseError &e) {
     int code = app.exit(e);
     return code == 0 ? 0 : 1;
   }
   if (app.count("--dump-ntg")) o.dump_ntg = ntg.empty() ? "text" : ntg;
   o.bounds_checks = !no_bounds;
+  o.optimize = !no_opt;
   return kite::compile(o);
 }

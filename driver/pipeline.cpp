@@ -37,8 +37,11 @@ int compile(const CompileOptions &o) {
     // Typed AST -> ANF: one task call per statement (ir/anf.h, §3.3.1).
     to_anf(*program, types, diags);
 
-    // ANF -> nested task graphs with dependencies (ir/ntg.h, §3.3.2-3.3.3).
-    ntg::Program graphs = ntg::build(*program);
+    // ANF -> nested task graphs with dependencies (ir/ntg.h, §3.3.2-3.3.3),
+    // flattened `if`s and tail calls marked (§3.3.4) unless -O0.
+    ntg::BuildOptions build;
+    build.optimize = o.optimize;
+    ntg::Program graphs = ntg::build(*program, build);
     verify(graphs);
     if (o.dump_ntg == "text") return ntg::dump(graphs, std::cout), 0;
     if (o.dump_ntg == "dot") return ntg::dump_dot(graphs, std::cout), 0;

@@ -12,6 +12,7 @@ struct CompileOptions {
   std::string dump_ntg;       // "", "text" or "dot": nested task graphs after ANF
   bool dump_cps = false;      // blocks, join counters and signals
   bool emit_cl = false;       // the generated OpenCL C
+  bool optimize = true;       // §3.3.4: graph flattening and tail calls
   bool bounds_checks = true;  // off: array indices are not checked (for measuring)
 };
 

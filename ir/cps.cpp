@@ -169,6 +169,7 @@ class Lowering {
       case ntg::NodeKind::Stmt:
         if (node.spawns) {
           op.kind = OpKind::Spawn;
+          op.tail = node.tail_call;
           if (node.stmt->kind == ast::StmtKind::Assign)
             p_.nodes[node.id].target = node.stmt->target->var;
         }
@@ -262,6 +263,10 @@ void dump_ops(const std::vector<Op> &ops, int indent, std::ostream &out) {
     switch (op.kind) {
       case OpKind::Exec: out << pad << ntg::to_kite(*op.stmt) << "\n"; break;
       case OpKind::Spawn:
+        if (op.tail) {
+          out << pad << "tail call " << ntg::to_kite(*op.stmt) << "  => finishes the task\n";
+          break;
+        }
         out << pad << "spawn " << ntg::to_kite(*op.stmt) << "  => signals n" << op.node << "\n";
         break;
       default:

@@ -37,6 +37,7 @@ struct Op {
   ast::Stmt *stmt = nullptr;
   int node = -1;          // parallel nodes: the node their completion signals
   bool parallel = false;  // the nested parts are graphs of their own
+  bool tail = false;      // Spawn: a tail call; the callee finishes this task
   std::vector<std::vector<Op>> inline_ops;  // immediate: the nested parts' code
   std::vector<int> graphs;                  // parallel: the nested graphs
   int step_block = -1;    // parallel For: the block that starts the next iteration

@@ -193,7 +193,7 @@ std::pair<std::set<int>, std::set<int>> flvs(const Expr &l) {
 
 class Builder {
  public:
-  explicit Builder(Program &p) : p_(p) {}
+  Builder(Program &p, BuildOptions options) : p_(p), options_(options) {}
 
   TaskGraph build_task(TaskDecl &t) {
     TaskGraph tg;
@@ -228,7 +228,12 @@ class Builder {
   std::unique_ptr<Graph> build_graph(StmtList &list) {
     auto g = std::make_unique<Graph>();
     g->id = p_.num_graphs++;
-    for (auto &s : list) g->nodes.push_back(build_node(*s));
+    for (auto &s : list) {
+      auto node = build_node(*s);
+      if (options_.optimize && node->kind == NodeKind::If && node->parallel() && flatten(*node, *g))
+        continue;
+      g->nodes.push_back(std::move(node));
+    }
     // Link (§3.3.3): from the nearest earlier node that determines each
     // variable in X, and from all earlier nodes that depend on a variable in Y.
     for (size_t j = 0; j < g->nodes.size(); ++j) {
@@ -340,8 +345,130 @@ class Builder {
     return n;
   }
 
+  // Graph flattening (§3.3.4, left as future work by the paper): an `if`
+  // whose branches touch disjoint variables becomes two `if`s on the same
+  // condition, one per branch, so what follows one branch need not wait for
+  // the other. The condition is read by both before either branch runs, and
+  // neither branch may determine it. Returns true if it added the two halves.
+  bool flatten(Node &n, Graph &g) {
+    const Dep &a = n.graphs[0]->dep, &b = n.graphs[1]->dep;
+    if (n.graphs[0]->nodes.empty() || n.graphs[1]->nodes.empty()) return false;
+    auto meets = [](const std::set<int> &x, const std::set<int> &y) {
+      for (int v : x)
+        if (y.count(v)) return true;
+      return false;
+    };
+    std::set<int> cond;
+    free_vars(*n.stmt->expr, cond);
+    // Both halves evaluate the condition: it must have no effects.
+    if (contains_call(*n.stmt->expr)) return false;
+    if (meets(a.y, b.x) || meets(a.y, b.y) || meets(b.y, a.x) || meets(a.y, cond) ||
+        meets(b.y, cond) || has_return(*n.graphs[0]) || has_return(*n.graphs[1]))
+      return false;
+    for (int half = 0; half < 2; ++half) {
+      auto h = std::make_unique<Node>();
+      h->id = half == 0 ? n.id : p_.num_nodes++;
+      h->kind = NodeKind::If;
+      h->stmt = n.stmt;
+      h->flattened = true;
+      h->graphs.push_back(half == 0 ? std::move(n.graphs[0]) : empty_graph());
+      h->graphs.push_back(half == 0 ? empty_graph() : std::move(n.graphs[1]));
+      h->dep.x = cond;
+      h->dep = h->dep + h->graphs[0]->dep + h->graphs[1]->dep;
+      g.nodes.push_back(std::move(h));
+    }
+    return true;
+  }
+
+  static bool contains_call(const Expr &e) {
+    if (e.kind == ExprKind::Call) return true;
+    for (auto &c : e.children)
+      if (c && contains_call(*c)) return true;
+    for (auto &f : e.fields)
+      if (contains_call(*f.value)) return true;
+    return false;
+  }
+
+  std::unique_ptr<Graph> empty_graph() {
+    auto g = std::make_unique<Graph>();
+    g->id = p_.num_graphs++;
+    return g;
+  }
+
+  static bool has_return(const Graph &g) {
+    for (auto &n : g.nodes) {
+      if (n->stmt->kind == StmtKind::Return) return true;
+      for (auto &sub : n->graphs)
+        if (has_return(*sub)) return true;
+    }
+    return false;
+  }
+
   Program &p_;
+  BuildOptions options_;
 };
+
+// --- Tail calls -----------------------------------------------------------
+
+// The transitive predecessors of node k.
+std::set<int> ancestors(const Graph &g, int k) {
+  std::set<int> out;
+  std::vector<int> work = {k};
+  while (!work.empty()) {
+    int n = work.back();
+    work.pop_back();
+    for (auto [from, to] : g.edges)
+      if (to == n && out.insert(from).second) work.push_back(from);
+  }
+  return out;
+}
+
+// The parallel ancestors of each node: nodes with equal sets run in one block.
+std::vector<std::set<int>> parallel_ancestors(const Graph &g) {
+  std::vector<std::set<int>> anc(g.nodes.size());
+  for (size_t i = 0; i < g.nodes.size(); ++i)
+    for (int p : g.preds(int(i))) {
+      if (g.nodes[p]->parallel()) anc[i].insert(p);
+      else anc[i].insert(anc[p].begin(), anc[p].end());
+    }
+  return anc;
+}
+
+// Whether every node of g but `last` and `except` has finished when node k
+// runs: it is an ancestor of k, or an immediate node before k in k's block.
+bool all_done_before(const Graph &g, int k, int except) {
+  std::set<int> anc = ancestors(g, k);
+  std::vector<std::set<int>> block = parallel_ancestors(g);
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    if (int(i) == k || int(i) == except || anc.count(int(i))) continue;
+    bool same_block_before = int(i) < k && !g.nodes[i]->parallel() && block[i] == block[k];
+    if (!same_block_before) return false;
+  }
+  return true;
+}
+
+// §3.3.4's tail calls: a task whose last node is `return t`, where t is the
+// result of a call that everything else in the task happens before, lets
+// the callee finish the task: the callee's result goes straight to this
+// task's caller and this task's record is freed at once. Branches of a last
+// `if` or `case` are searched the same way.
+void mark_tail_calls(Graph &g) {
+  if (g.nodes.empty()) return;
+  int last = int(g.nodes.size()) - 1;
+  Node &r = *g.nodes[last];
+  if (r.stmt->kind == StmtKind::Return && r.stmt->expr && r.stmt->expr->kind == ExprKind::Name) {
+    std::vector<int> preds = g.preds(last);
+    if (preds.size() != 1) return;
+    Node &s = *g.nodes[preds[0]];
+    if (!s.spawns || s.stmt->kind != StmtKind::Assign || s.stmt->target->var != r.stmt->expr->var)
+      return;
+    if (all_done_before(g, preds[0], last)) s.tail_call = true;
+    return;
+  }
+  if ((r.kind == NodeKind::If || r.kind == NodeKind::Case) && !r.flattened &&
+      all_done_before(g, last, -1))
+    for (auto &sub : r.graphs) mark_tail_calls(*sub);
+}
 
 // --- Dumping -----------------------------------------------------------------
 
@@ -380,7 +507,7 @@ void dump_graph(const TaskGraph &tg, const Graph &g, int indent, std::ostream &o
   out << pad << "graph g" << g.id << "  " << dep_text(tg, g.dep) << "\n";
   for (auto &n : g.nodes) {
     out << pad << "  n" << n->id << ": " << to_kite(*n->stmt) << "  " << dep_text(tg, n->dep)
-        << "\n";
+        << (n->tail_call ? "  [tail call]" : "") << (n->flattened ? "  [flattened]" : "") << "\n";
     std::vector<std::string> labels = graph_labels(*n);
     for (size_t i = 0; i < n->graphs.size(); ++i) {
       out << pad << "    " << labels[i] << ":\n";
@@ -443,10 +570,12 @@ void dot_graph(const TaskGraph &tg, const Graph &g, std::ostream &out, int inden
 
 }  // namespace
 
-Program build(ast::Program &program) {
+Program build(ast::Program &program, const BuildOptions &options) {
   Program p;
-  Builder b(p);
+  Builder b(p, options);
   for (auto &t : program.tasks) p.tasks.push_back(b.build_task(*t));
+  if (options.optimize)
+    for (auto &t : p.tasks) mark_tail_calls(*t.body);
   return p;
 }
 

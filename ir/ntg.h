@@ -34,6 +34,9 @@ struct Node {
   ast::Stmt *stmt = nullptr;
   Dep dep;
   bool spawns = false;  // a stmt node whose statement calls a task
+  // Optimisations (§3.3.4), shown by --dump-ntg:
+  bool tail_call = false;  // the task's last call: the callee finishes the task
+  bool flattened = false;  // one half of an `if` split in two (graph flattening)
   // The nested graphs: If: then, else. Case: one per branch, in order.
   // Then: first, second. For, Map: the body.
   std::vector<std::unique_ptr<Graph>> graphs;
@@ -61,7 +64,11 @@ struct Program {
   int num_nodes = 0, num_graphs = 0;
 };
 
-Program build(ast::Program &program);
+struct BuildOptions {
+  bool optimize = true;  // graph flattening and tail calls (§3.3.4)
+};
+
+Program build(ast::Program &program, const BuildOptions &options = {});
 
 // Readable text: every task's graph, nodes with statement and dependency,
 // and edges. `dump_dot` prints the same as Graphviz.
