@@ -8,6 +8,7 @@
 #include "frontend/check.h"
 #include "frontend/parse.h"
 #include "ir/anf.h"
+#include "ir/closures.h"
 #include "ir/cps.h"
 #include "ir/ntg.h"
 #include "ir/verify.h"
@@ -33,6 +34,9 @@ int compile(const CompileOptions &o) {
     // AST -> typed AST: names resolved, calls typed future<r> (frontend/check.h).
     TypeContext types;
     check(*program, types, diags);
+
+    // Anonymous tasks get their captures and closures (ir/closures.h, §4.2).
+    convert_closures(*program, types);
 
     // Typed AST -> ANF: one task call per statement (ir/anf.h, §3.3.1).
     to_anf(*program, types, diags);

@@ -201,6 +201,12 @@ struct TaskDecl {
   Type *type = nullptr;               // task<params..., result>
   std::vector<std::unique_ptr<VarDecl>> locals;  // params and every declared variable
   int id = -1;                        // index in Program::tasks
+  // An anonymous task (lifted to the program's tasks by the checker): the
+  // variables of enclosing tasks it uses, copied into its closure when it is
+  // created, and the hidden parameter through which it reads them.
+  bool is_anonymous = false;
+  std::vector<VarDecl *> captures;
+  VarDecl *env = nullptr;
 };
 
 struct StructDecl {

@@ -6,6 +6,7 @@
 // `y: float = 0.5;`). Otherwise there is no implicit numeric conversion.
 #include "frontend/check.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -39,6 +40,10 @@ class Checker {
     for (auto &v : program_.values) check_value(*v);
     for (auto &t : program_.tasks) declare_signature(*t);
     for (auto &t : program_.tasks) check_task(*t);
+    for (auto &t : lifted_) {
+      t->id = int(program_.tasks.size());
+      program_.tasks.push_back(std::move(t));
+    }
     check_main();
   }
 
@@ -124,9 +129,20 @@ class Checker {
       }
       return types_.tuple(members);
     }
-    if (n == "task") {
-      unsupported(t->loc, "task types");
-      return nullptr;
+    if (n == "task" && !t->args.empty()) {
+      std::vector<Type *> params;
+      for (size_t i = 0; i + 1 < t->args.size(); ++i) {
+        Type *p = resolve(t->args[i].get());
+        if (!p) return nullptr;
+        if (p->kind == TypeKind::Unit) {
+          diags_.error(t->args[i]->loc, "a task cannot take a unit parameter");
+          return nullptr;
+        }
+        params.push_back(p);
+      }
+      Type *r = resolve(t->args.back().get());
+      if (!r) return nullptr;
+      return types_.task(params, r);
     }
     if (n == "array" || n == "future") {
       diags_.error(t->loc, "'{}' takes one type argument", n);
@@ -207,8 +223,12 @@ class Checker {
   // --- Tasks and statements ----------------------------------------------
 
   void check_task(TaskDecl &t) {
-    task_ = &t;
     scopes_.clear();
+    check_task_body(t);
+  }
+
+  void check_task_body(TaskDecl &t) {
+    task_ = &t;
     push();
     for (size_t i = 0; i < t.params.size(); ++i) {
       auto v = std::make_unique<VarDecl>();
@@ -321,6 +341,13 @@ class Checker {
       target.var = v;
       target.type = v->type;
       want = v->type;
+      if (is_captured(v)) {
+        diags_.error(target.loc,
+                     "an anonymous task cannot assign '{}', a variable of the task that made it "
+                     "(it has a copy)",
+                     v->name);
+        return;
+      }
       if (v->alias_of && v->alias_of->coll_var &&
           v->alias_of->coll_var->type->kind == TypeKind::Range) {
         diags_.error(target.loc, "cannot assign to '{}': the elements of a range are not variables",
@@ -494,12 +521,30 @@ class Checker {
     scope[v->name] = v;
     if (!map_locals_.empty()) map_locals_.back().insert(v);
   }
+  // Finds a variable; one declared outside the anonymous tasks being checked
+  // becomes a capture of each of them.
   VarDecl *lookup(const std::string &name) {
-    for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
-      auto f = it->find(name);
-      if (f != it->end()) return f->second;
+    for (size_t i = scopes_.size(); i-- > 0;) {
+      auto f = scopes_[i].find(name);
+      if (f == scopes_[i].end()) continue;
+      for (auto &frame : frames_)
+        if (frame.scope_base > i) {
+          auto &caps = frame.task->captures;
+          if (std::find(caps.begin(), caps.end(), f->second) == caps.end())
+            caps.push_back(f->second);
+        }
+      return f->second;
     }
     return nullptr;
+  }
+
+  // Whether v belongs to a task enclosing the one being checked.
+  bool is_captured(VarDecl *v) {
+    if (frames_.empty()) return false;
+    for (size_t i = frames_.back().scope_base; i < scopes_.size(); ++i)
+      for (auto &entry : scopes_[i])
+        if (entry.second == v) return false;
+    return true;
   }
 
   // --- Expressions -------------------------------------------------------
@@ -564,10 +609,74 @@ class Checker {
         }
         return types_.range_t();
       }
-      case ExprKind::AnonTask: unsupported(e.loc, "anonymous tasks"); return nullptr;
-      case ExprKind::Future: unsupported(e.loc, "explicit futures ('task e')"); return nullptr;
+      case ExprKind::AnonTask: return check_anon(e);
+      case ExprKind::Future: return check_future(e);
     }
     return nullptr;
+  }
+
+  // An anonymous task is checked where it stands, as a task of its own whose
+  // enclosing variables are visible (and become its captures), then lifted
+  // to the program's tasks.
+  Type *check_anon(Expr &e) {
+    TaskDecl &t = *e.anon;
+    t.is_anonymous = true;
+    t.name = fmt::format("anon_{}_{}", e.loc.line, e.loc.col);
+    declare_signature(t);
+    TaskDecl *outer = task_;
+    int saved_depth = loop_depth_;
+    auto saved_maps = std::move(map_locals_);
+    map_locals_.clear();
+    loop_depth_ = 0;
+    frames_.push_back({&t, scopes_.size()});
+    check_task_body(t);
+    frames_.pop_back();
+    loop_depth_ = saved_depth;
+    map_locals_ = std::move(saved_maps);
+    task_ = outer;
+    e.task = &t;
+    lifted_.push_back(std::move(e.anon));
+    return t.type;
+  }
+
+  // `task e` evaluates e as a task of its own: an anonymous task without
+  // parameters returning e, called at once.
+  Type *check_future(Expr &e) {
+    Type *t = value_of(*e.children[0], nullptr);
+    if (!t) return nullptr;
+    if (t->kind == TypeKind::Unit) {
+      diags_.error(e.loc, "'task e' needs an expression with a value");
+      return nullptr;
+    }
+    auto anon = std::make_unique<TaskDecl>();
+    anon->loc = e.loc;
+    anon->is_anonymous = true;
+    anon->name = fmt::format("future_{}_{}", e.loc.line, e.loc.col);
+    anon->result_type = t;
+    anon->type = types_.task({}, t);
+    // e was checked here: every variable it names is one of this task's,
+    // so all of them are the new task's captures.
+    collect_vars(*e.children[0], anon->captures);
+    auto ret = ast::make_stmt(StmtKind::Return, e.loc);
+    ret->expr = std::move(e.children[0]);
+    anon->body.push_back(std::move(ret));
+    auto fn = ast::make_expr(ExprKind::AnonTask, e.loc);
+    fn->task = anon.get();
+    fn->type = anon->type;
+    lifted_.push_back(std::move(anon));
+    e.kind = ExprKind::Call;
+    e.children.clear();
+    e.children.push_back(std::move(fn));
+    return types_.future(t);
+  }
+
+  static void collect_vars(const Expr &e, std::vector<VarDecl *> &out) {
+    if (e.kind == ExprKind::Name && e.var &&
+        std::find(out.begin(), out.end(), e.var) == out.end())
+      out.push_back(e.var);
+    for (auto &c : e.children)
+      if (c) collect_vars(*c, out);
+    for (auto &f : e.fields) collect_vars(*f.value, out);
   }
 
   Type *check_field(Expr &e) {
@@ -718,8 +827,12 @@ class Checker {
       return val->second->checked_type;
     }
     if (tasks_.count(e.text)) {
-      unsupported(e.loc, "task values (a task used other than by calling it)");
-      return nullptr;
+      if (in_constant_) {
+        diags_.error(e.loc, "task values in top-level values are not supported yet");
+        return nullptr;
+      }
+      e.task = tasks_[e.text];
+      return e.task->type;
     }
     Builtin b;
     if (find_builtin(e.text, &b)) {
@@ -735,26 +848,51 @@ class Checker {
   Type *check_call(Expr &e) {
     Expr &callee = *e.children[0];
     size_t nargs = e.children.size() - 1;
-    if (callee.kind != ExprKind::Name) {
-      unsupported(callee.loc, "calls of computed task values");
-      return nullptr;
-    }
-    Builtin b;
-    bool shadowed = lookup(callee.text) != nullptr;
-    if (!shadowed && find_builtin(callee.text, &b)) return check_builtin(e, b);
-    auto it = tasks_.find(callee.text);
-    if (shadowed || it == tasks_.end()) {
-      if (lookup(callee.text) || values_.count(callee.text))
-        diags_.error(callee.loc, "'{}' is not a task and cannot be called", callee.text);
-      else
-        diags_.error(callee.loc, "call of undeclared task '{}'", callee.text);
-      for (size_t i = 1; i < e.children.size(); ++i) check_expr(*e.children[i], nullptr);
-      return nullptr;
+    if (callee.kind == ExprKind::Name) {
+      Builtin b;
+      bool shadowed = lookup(callee.text) != nullptr;
+      if (!shadowed && find_builtin(callee.text, &b)) return check_builtin(e, b);
     }
     if (in_constant_) {
       diags_.error(e.loc, "task calls in top-level values are not supported yet");
       return nullptr;
     }
+    bool direct = callee.kind == ExprKind::Name && !lookup(callee.text) && tasks_.count(callee.text);
+    if (!direct) {
+      // A call of a task value: any expression of type task<...>.
+      if (callee.kind == ExprKind::Name && !lookup(callee.text) && !values_.count(callee.text) &&
+          !globals_.count(callee.text)) {
+        diags_.error(callee.loc, "call of undeclared task '{}'", callee.text);
+        for (size_t i = 1; i < e.children.size(); ++i) check_expr(*e.children[i], nullptr);
+        return nullptr;
+      }
+      Type *ft = value_of(callee, nullptr);
+      if (!ft) return nullptr;
+      if (ft->kind != TypeKind::Task) {
+        diags_.error(callee.loc, "a value of type {} is not a task and cannot be called",
+                     to_string(ft));
+        return nullptr;
+      }
+      if (nargs != ft->params.size()) {
+        diags_.error(e.loc, "this task takes {} argument{}, but {} {} given", ft->params.size(),
+                     ft->params.size() == 1 ? "" : "s", nargs, nargs == 1 ? "was" : "were");
+        return nullptr;
+      }
+      bool ok = true;
+      for (size_t i = 0; i < nargs; ++i) {
+        Type *want = ft->params[i];
+        Type *got = value_of(*e.children[i + 1], want);
+        if (got && got != want) {
+          type_mismatch(e.children[i + 1]->loc, want, got,
+                        "passing argument " + std::to_string(i + 1));
+          ok = false;
+        }
+        ok &= got != nullptr;
+      }
+      if (!ok) return nullptr;
+      return types_.future(ft->elem);  // APP
+    }
+    auto it = tasks_.find(callee.text);
     TaskDecl *t = it->second;
     callee.task = t;
     callee.type = t->type;
@@ -991,6 +1129,14 @@ class Checker {
   int loop_depth_ = 0;
   std::vector<std::set<VarDecl *>> map_locals_;  // variables declared in each enclosing map body
   std::map<std::string, StructDecl *> structs_;
+  // The anonymous tasks being checked, innermost last, with the number of
+  // scopes that belong to the tasks around each.
+  struct Frame {
+    TaskDecl *task;
+    size_t scope_base;
+  };
+  std::vector<Frame> frames_;
+  std::vector<std::unique_ptr<TaskDecl>> lifted_;  // anonymous tasks, in order
   std::map<std::string, std::vector<std::pair<std::string, Type *>>> fields_;
 };
 

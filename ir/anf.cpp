@@ -5,7 +5,8 @@ namespace kite {
 using namespace ast;
 
 bool is_task_call(const Expr &e) {
-  return e.kind == ExprKind::Call && e.children[0]->task != nullptr;
+  // Anything called that is not a built-in is a task: named, or a value.
+  return e.kind == ExprKind::Call && e.children[0]->builtin < 0;
 }
 
 bool contains_task_call(const Expr &e) {
@@ -165,9 +166,9 @@ class Anf {
     return s;
   }
 
-  // Args of a task call must be free of task calls.
+  // The callee and args of a task call must be free of task calls.
   void atomize_args(Expr &call, StmtList &out) {
-    for (size_t i = 1; i < call.children.size(); ++i)
+    for (size_t i = 0; i < call.children.size(); ++i)
       call.children[i] = atomize(std::move(call.children[i]), out);
   }
 

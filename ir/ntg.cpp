@@ -117,7 +117,7 @@ std::string expr_text(const Expr &e, int outer) {
         s += (i ? ", " : " ") + e.fields[i].name + " = " + expr_text(*e.fields[i].value, 0);
       return s + (e.fields.empty() ? "}" : " }");
     }
-    case ExprKind::AnonTask: return "task (...) {...}";
+    case ExprKind::AnonTask: return e.task ? e.task->name : "task (...) {...}";
     case ExprKind::Future: return "task " + expr_text(*e.children[0], 11);
   }
   return "?";
@@ -199,6 +199,7 @@ class Builder {
     TaskGraph tg;
     tg.task = &t;
     for (VarDecl *v : t.param_vars) number(tg, v);
+    if (t.env) number(tg, t.env);
     number_list(tg, t.body);
     tg.body = build_graph(t.body);
     return tg;
@@ -267,7 +268,7 @@ class Builder {
         if (is_task_call(*s.expr)) {  // (2)
           n->spawns = true;
           d.arrow = Arrow::Par;
-          for (size_t i = 1; i < s.expr->children.size(); ++i) free_vars(*s.expr->children[i], d.x);
+          for (size_t i = 0; i < s.expr->children.size(); ++i) free_vars(*s.expr->children[i], d.x);
         } else {
           free_vars(*s.expr, d.x);  // (6)
         }
@@ -281,7 +282,7 @@ class Builder {
         if (is_task_call(*s.expr)) {
           n->spawns = true;
           d.arrow = Arrow::Par;
-          for (size_t i = 1; i < s.expr->children.size(); ++i) free_vars(*s.expr->children[i], d.x);
+          for (size_t i = 0; i < s.expr->children.size(); ++i) free_vars(*s.expr->children[i], d.x);
         } else {
           free_vars(*s.expr, d.x);
         }

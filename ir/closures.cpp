@@ -1,0 +1,110 @@
+#include "ir/closures.h"
+
+#include <algorithm>
+#include <functional>
+#include <set>
+
+namespace kite {
+
+using namespace ast;
+
+namespace {
+
+void for_each_expr(StmtList &list, const std::function<void(ExprPtr &)> &fn);
+
+void walk_expr(ExprPtr &e, const std::function<void(ExprPtr &)> &fn) {
+  if (!e) return;
+  for (auto &c : e->children) walk_expr(c, fn);
+  for (auto &f : e->fields) walk_expr(f.value, fn);
+  fn(e);
+}
+
+void for_each_expr(StmtList &list, const std::function<void(ExprPtr &)> &fn) {
+  for (auto &s : list) {
+    walk_expr(s->expr, fn);
+    walk_expr(s->target, fn);
+    for_each_expr(s->body, fn);
+    for_each_expr(s->else_body, fn);
+    for (auto &b : s->branches) for_each_expr(b.body, fn);
+  }
+}
+
+// The variables a task owns: its parameters and everything declared in it.
+void own_vars(const StmtList &list, std::set<const VarDecl *> &out) {
+  for (auto &s : list) {
+    for (auto &v : s->vars) out.insert(v.get());
+    for (VarDecl *v : s->temps) out.insert(v);
+    if (s->elem_var) out.insert(s->elem_var.get());
+    if (s->index_var) out.insert(s->index_var.get());
+    if (s->coll_var) out.insert(s->coll_var.get());
+    for (auto &b : s->branches)
+      if (b.binder_var) out.insert(b.binder_var);
+    own_vars(s->body, out);
+    own_vars(s->else_body, out);
+    for (auto &b : s->branches) own_vars(b.body, out);
+  }
+}
+
+ExprPtr name_of(VarDecl *v, SourceLoc loc) {
+  auto e = make_expr(ExprKind::Name, loc);
+  e->text = v->name;
+  e->var = v;
+  e->type = v->type;
+  return e;
+}
+
+}  // namespace
+
+void convert_closures(Program &program, TypeContext &types) {
+  // 1. Captures, innermost tasks first (the checker lifted them in that order).
+  for (auto &t : program.tasks) {
+    if (!t->is_anonymous) continue;
+    std::set<const VarDecl *> own(t->param_vars.begin(), t->param_vars.end());
+    own_vars(t->body, own);
+    std::vector<VarDecl *> caps;
+    auto add = [&](VarDecl *v) {
+      if (!own.count(v) && std::find(caps.begin(), caps.end(), v) == caps.end()) caps.push_back(v);
+    };
+    for_each_expr(t->body, [&](ExprPtr &e) {
+      if (e->kind == ExprKind::Name && e->var) add(e->var);
+      if (e->kind == ExprKind::AnonTask)
+        for (VarDecl *v : e->task->captures) add(v);
+    });
+    t->captures = caps;
+  }
+  // 2. Where an anonymous task is made, its children name what it captures.
+  for (auto &t : program.tasks)
+    for_each_expr(t->body, [&](ExprPtr &e) {
+      if (e->kind != ExprKind::AnonTask) return;
+      e->children.clear();
+      for (VarDecl *v : e->task->captures) e->children.push_back(name_of(v, e->loc));
+    });
+  // 3. Inside, a captured variable reads slot k + 1 of the closure (slot 0
+  //    holds the task's id).
+  for (auto &t : program.tasks) {
+    if (!t->is_anonymous) continue;
+    std::vector<Type *> slots = {types.long_t()};
+    for (VarDecl *v : t->captures) slots.push_back(v->type);
+    auto env = std::make_unique<VarDecl>();
+    env->loc = t->loc;
+    env->name = "_closure";
+    env->type = types.tuple(slots);
+    env->is_param = true;
+    env->is_temp = true;
+    t->env = env.get();
+    t->locals.push_back(std::move(env));
+    for_each_expr(t->body, [&](ExprPtr &e) {
+      if (e->kind != ExprKind::Name || !e->var) return;
+      auto at = std::find(t->captures.begin(), t->captures.end(), e->var);
+      if (at == t->captures.end()) return;
+      auto read = make_expr(ExprKind::Field, e->loc);
+      read->field = int(at - t->captures.begin()) + 1;
+      read->text = e->var->name;
+      read->type = e->var->type;
+      read->children.push_back(name_of(t->env, e->loc));
+      e = std::move(read);
+    });
+  }
+}
+
+}  // namespace kite

@@ -1,0 +1,15 @@
+// Closure conversion (§4.2's defunctionalisation, first half): every
+// anonymous task, already lifted to the program's tasks by the checker,
+// gets its captures (the variables of enclosing tasks it uses, directly or
+// through anonymous tasks inside it) and a hidden parameter, its closure;
+// inside it a captured variable reads the closure, and where it is created
+// the closure is built from the captured variables' current values.
+#pragma once
+
+#include "frontend/ast.h"
+
+namespace kite {
+
+void convert_closures(ast::Program &program, TypeContext &types);
+
+}  // namespace kite
