@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "frontend/check.h"
+#include "frontend/prelude.h"
 #include "runtime_source.h"
 
 namespace kite {
@@ -850,8 +851,10 @@ void write_artifact(const Artifact &a, std::ostream &out) {
   out << "frame-words " << a.frame_words << "\n";
   for (size_t i = 0; i < a.strings.size(); ++i)
     out << "string " << i << " \"" << c_escape(a.strings[i]) << "\"\n";
+  // A site in the prelude names its file; the others are in `source`.
   for (size_t i = 0; i < a.sites.size(); ++i)
-    out << "site " << i << " " << a.sites[i].line << " " << a.sites[i].col << "\n";
+    out << "site " << i << " " << a.sites[i].line << " " << a.sites[i].col
+        << (a.sites[i].file == 1 ? std::string(" ") + kPreludePath : "") << "\n";
   out << "opencl " << a.opencl.size() << "\n" << a.opencl;
 }
 

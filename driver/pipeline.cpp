@@ -7,6 +7,7 @@
 #include "backend-opencl/emit.h"
 #include "frontend/check.h"
 #include "frontend/parse.h"
+#include "frontend/prelude.h"
 #include "ir/anf.h"
 #include "ir/closures.h"
 #include "ir/cps.h"
@@ -30,6 +31,10 @@ int compile(const CompileOptions &o) {
     std::unique_ptr<ast::Program> program = parse(file, diags);
     diags.check_no_errors();
     if (o.dump_ast) return ast::dump(*program, std::cout), 0;
+
+    // The prelude's tasks the program uses join it (frontend/prelude.h).
+    add_prelude(*program, diags);
+    diags.check_no_errors();
 
     // AST -> typed AST: names resolved, calls typed future<r> (frontend/check.h).
     TypeContext types;

@@ -7,14 +7,21 @@ namespace kite {
 
 Diagnostics::Diagnostics(const SourceFile &file, std::ostream &out) : file_(file), out_(out) {}
 
+int Diagnostics::add_file(const SourceFile &file) {
+  more_files_.push_back(&file);
+  return int(more_files_.size());
+}
+
 void Diagnostics::report(SourceLoc loc, const char *severity, const std::string &message) {
+  const SourceFile &file =
+      loc.file > 0 && size_t(loc.file) <= more_files_.size() ? *more_files_[loc.file - 1] : file_;
   if (!loc.valid()) {
-    out_ << file_.path() << ": " << severity << ": " << message << "\n";
+    out_ << file.path() << ": " << severity << ": " << message << "\n";
     return;
   }
-  out_ << file_.path() << ":" << loc.line << ":" << loc.col << ": " << severity << ": " << message
+  out_ << file.path() << ":" << loc.line << ":" << loc.col << ": " << severity << ": " << message
        << "\n";
-  std::string text = file_.line(loc.line);
+  std::string text = file.line(loc.line);
   out_ << text << "\n";
   // Keep tabs so the caret lines up under the same column in a terminal.
   std::string caret;

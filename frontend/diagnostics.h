@@ -11,6 +11,7 @@
 #include <iosfwd>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "frontend/source.h"
 
@@ -37,10 +38,14 @@ class Diagnostics {
   void check_no_errors() const;
 
   const SourceFile &file() const { return file_; }
+  // Another file locations may name (SourceLoc::file 1, 2, ...); it must
+  // outlive this engine. Returns its number.
+  int add_file(const SourceFile &file);
 
  private:
   void report(SourceLoc loc, const char *severity, const std::string &message);
   const SourceFile &file_;
+  std::vector<const SourceFile *> more_files_;
   std::ostream &out_;
   int errors_ = 0;
 };

@@ -55,8 +55,11 @@ class ByteStream : public antlr4::ANTLRInputStream {
   }
 };
 
+// The file every location made by this parse names (SourceLoc::file).
+int current_file_id = 0;
+
 SourceLoc loc_of(const Token *t) {
-  return SourceLoc{int(t->getLine()), int(t->getCharPositionInLine()) + 1};
+  return SourceLoc{int(t->getLine()), int(t->getCharPositionInLine()) + 1, current_file_id};
 }
 
 // The source text of a token, from the original bytes.
@@ -823,7 +826,8 @@ class Builder {
 
 }  // namespace
 
-std::unique_ptr<ast::Program> parse(const SourceFile &file, Diagnostics &diags) {
+std::unique_ptr<ast::Program> parse(const SourceFile &file, Diagnostics &diags, int file_id) {
+  current_file_id = file_id;
   int errors_before = diags.error_count();
   ByteStream input(file.text());
   KiteLexer lexer(&input);

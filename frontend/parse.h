@@ -12,6 +12,7 @@ namespace kite {
 // Reports every lexical and syntax error through `diags` (the first syntax
 // error stops parsing) and returns null when there was one; the caller then
 // calls diags.check_no_errors(). Never throws on bad input.
-std::unique_ptr<ast::Program> parse(const SourceFile &file, Diagnostics &diags);
+// `file_id` goes into every location (SourceLoc::file).
+std::unique_ptr<ast::Program> parse(const SourceFile &file, Diagnostics &diags, int file_id = 0);
 
 }  // namespace kite

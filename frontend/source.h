@@ -6,10 +6,12 @@
 
 namespace kite {
 
-// A 1-based line and column in the one file being compiled.
+// A 1-based line and column in the program's file (file 0) or in the
+// prelude of stdlib/ (file 1).
 struct SourceLoc {
   int line = 0;
   int col = 0;
+  int file = 0;
   bool valid() const { return line > 0; }
 };
 

@@ -1,12 +1,20 @@
-# Writes OUT, a header defining kite::kRuntimeSource: the files in PARTS
-# (separated by |), in order, as one raw string literal.
+# Writes OUT, a header defining kite::NAME (default kRuntimeSource): the
+# files in PARTS (separated by |), in order, as one raw string literal; with
+# RAW, exactly their text, else each under a C comment naming it.
 string(REPLACE "|" ";" PARTS "${PARTS}")
+if(NOT NAME)
+  set(NAME kRuntimeSource)
+endif()
 set(text "")
 foreach(part ${PARTS})
   file(READ ${part} content)
   get_filename_component(name ${part} NAME)
-  string(APPEND text "/* ---- ${name} ---- */\n" "${content}\n")
+  if(RAW)
+    string(APPEND text "${content}")
+  else()
+    string(APPEND text "/* ---- ${name} ---- */\n" "${content}\n")
+  endif()
 endforeach()
 get_filename_component(dir ${OUT} DIRECTORY)
 file(MAKE_DIRECTORY ${dir})
-file(WRITE ${OUT} "#pragma once\nnamespace kite {\ninline constexpr const char *kRuntimeSource = R\"KITECL(${text})KITECL\";\n}\n")
+file(WRITE ${OUT} "#pragma once\nnamespace kite {\ninline constexpr const char *${NAME} = R\"KITECL(${text})KITECL\";\n}\n")

@@ -63,7 +63,8 @@ class Parser {
         Site s;
         s.line = number(word(line), "site line", 0, 1 << 30);
         s.column = number(word(line), "site column", 0, 1 << 30);
-        if (!line.empty()) fail("expected 'site <index> <line> <column>'");
+        if (!line.empty()) s.file = std::string(word(line));
+        if (!line.empty()) fail("expected 'site <index> <line> <column> [file]'");
         a.sites.push_back(s);
       } else if (key == "frame-words") {
         if (a.frame_words != 0) fail("a second 'frame-words' line");

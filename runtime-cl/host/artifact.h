@@ -17,6 +17,7 @@ struct Param {
 struct Site {
   int line = 0;
   int column = 0;
+  std::string file;  // empty: the artifact's source
 };
 
 struct Artifact {

@@ -334,7 +334,7 @@ std::string error_site(const Artifact &artifact, int32_t site) {
     return fmt::format(" at unknown site {}", site);
   }
   const Site &s = artifact.sites[site];
-  return fmt::format(" at {}:{}:{}", artifact.source, s.line, s.column);
+  return fmt::format(" at {}:{}:{}", s.file.empty() ? artifact.source : s.file, s.line, s.column);
 }
 
 void print_stats(const Report &r) {
