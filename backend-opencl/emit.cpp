@@ -812,22 +812,6 @@ class Emitter {
   const Type *long_t_ = type_scratch_.long_t();
 };
 
-std::string c_escape(const std::string &s) {
-  std::string out;
-  for (unsigned char ch : s) {
-    switch (ch) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
-      default:
-        if (ch < 0x20) out += fmt::format("\\x{:02x}", ch);
-        else out += char(ch);
-    }
-  }
-  return out;
-}
 
 }  // namespace
 
@@ -850,7 +834,7 @@ void write_artifact(const Artifact &a, std::ostream &out) {
   out << "result " << a.result << "\n";
   out << "frame-words " << a.frame_words << "\n";
   for (size_t i = 0; i < a.strings.size(); ++i)
-    out << "string " << i << " \"" << c_escape(a.strings[i]) << "\"\n";
+    out << "string " << i << " " << ast::quote(a.strings[i]) << "\n";
   // A site in the prelude names its file; the others are in `source`.
   for (size_t i = 0; i < a.sites.size(); ++i)
     out << "site " << i << " " << a.sites[i].line << " " << a.sites[i].col

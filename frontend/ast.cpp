@@ -55,8 +55,6 @@ std::string to_string(const TypeExpr &type) {
   return out;
 }
 
-namespace {
-
 std::string quote(const std::string &text) {
   std::string out = "\"";
   for (unsigned char c : text) {
@@ -75,6 +73,8 @@ std::string quote(const std::string &text) {
   }
   return out + "\"";
 }
+
+namespace {
 
 std::string float_text(const Expr &e) {
   std::string s =

@@ -250,5 +250,7 @@ inline StmtPtr make_stmt(StmtKind kind, SourceLoc loc) {
 void dump(const Program &program, std::ostream &out);
 // The type as Kite source spells it: `array<int>`, `(int, bool)`.
 std::string to_string(const TypeExpr &type);
+// A string literal as C and Kite write it: quoted, with escapes.
+std::string quote(const std::string &text);
 
 }  // namespace kite::ast

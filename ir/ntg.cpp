@@ -63,16 +63,6 @@ int precedence(BinaryOp op) {
   return 0;
 }
 
-std::string quote(const std::string &s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\', out += c;
-    else if (c == '\n') out += "\\n";
-    else if (c == '\t') out += "\\t";
-    else out += c;
-  }
-  return out + "\"";
-}
 
 std::string expr_text(const Expr &e, int outer);
 
