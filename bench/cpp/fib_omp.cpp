@@ -1,0 +1,22 @@
+#include "common.h"
+
+int fib(int n) {
+  if (n < 2) return n;
+  int a, b;
+#pragma omp task shared(a)
+  a = fib(n - 1);
+  b = fib(n - 2);
+#pragma omp taskwait
+  return a + b;
+}
+
+int main(int argc, char **argv) {
+  int n = arg(argc, argv, 1, 30);
+  std::printf("%d\n", timed([&] {
+    int r;
+#pragma omp parallel
+#pragma omp single
+    r = fib(n);
+    return r;
+  }));
+}

@@ -1,0 +1,17 @@
+#include "common.h"
+#include <tbb/task_group.h>
+
+int fib(int n) {
+  if (n < 2) return n;
+  int a, b;
+  tbb::task_group g;
+  g.run([&] { a = fib(n - 1); });
+  b = fib(n - 2);
+  g.wait();
+  return a + b;
+}
+
+int main(int argc, char **argv) {
+  int n = arg(argc, argv, 1, 30);
+  std::printf("%d\n", timed([&] { return fib(n); }));
+}

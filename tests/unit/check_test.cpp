@@ -1,0 +1,83 @@
+// Unit tests of the type checker: futures, literal adaptation, task values.
+#include <doctest/doctest.h>
+
+#include <sstream>
+
+#include "frontend/check.h"
+#include "frontend/parse.h"
+
+namespace {
+
+using namespace kite;
+
+struct Checked {
+  SourceFile file;
+  std::ostringstream errors;
+  Diagnostics diags;
+  TypeContext types;
+  std::unique_ptr<ast::Program> program;
+  bool ok = true;
+  explicit Checked(const std::string &text) : file("t.kite", text), diags(file, errors) {
+    program = parse(file, diags);
+    REQUIRE(program);
+    try {
+      check(*program, types, diags);
+    } catch (const CompileFailed &) {
+      ok = false;
+    }
+  }
+  // The checked initial value of the first declaration of main.
+  const ast::Expr &first_init() {
+    for (auto &t : program->tasks)
+      if (t->name == "main") return *t->body[0]->expr;
+    FAIL("no main");
+    throw 0;
+  }
+};
+
+TEST_CASE("a task call has type future<r> and is forced where a value is needed") {
+  Checked c("task f(): int { return 1; } task main(): int { x = f(); return x + 1; }");
+  REQUIRE(c.ok);
+  const ast::Expr &call = c.first_init();
+  CHECK(to_string(call.type) == "future<int>");
+  CHECK(c.program->tasks[1]->body[0]->vars[0]->type == c.types.int_t());
+}
+
+TEST_CASE("unsuffixed literals adapt to long and float, nothing else converts") {
+  Checked ok("task main(): long { a: long = 5; b: float = 0.5; return a + 1; }");
+  CHECK(ok.ok);
+  Checked bad("task main(n: int): long { a: long = 5; return a + n; }");
+  CHECK_FALSE(bad.ok);
+  CHECK(bad.errors.str().find("operator '+' cannot be applied to long and int") !=
+        std::string::npos);
+}
+
+TEST_CASE("named and anonymous tasks are values of task types") {
+  Checked c(
+      "task inc(x: int): int { return x + 1; }\n"
+      "task main(): int { f = inc; g = task (y: int): int { return f(y); }; return g(1); }");
+  REQUIRE(c.ok);
+  CHECK(to_string(c.first_init().type) == "task<int, int>");
+  // The anonymous task was lifted to the program and captures f.
+  REQUIRE(c.program->tasks.size() == 3);
+  const ast::TaskDecl &anon = *c.program->tasks[2];
+  CHECK(anon.is_anonymous);
+  REQUIRE(anon.captures.size() == 1);
+  CHECK(anon.captures[0]->name == "f");
+}
+
+TEST_CASE("explicit futures and future annotations") {
+  Checked c("task f(): int { return 1; } task main(): int { x: future<int> = task (f() + 1); return x; }");
+  REQUIRE(c.ok);
+  CHECK(to_string(c.first_init().type) == "future<int>");
+}
+
+TEST_CASE("a case must cover every field of the union unless it has a default") {
+  Checked c(
+      "union u { a: int; b: bool; }\n"
+      "task main() { v = u{ a = 1 }; case (v) { a x: print(x); } }");
+  CHECK_FALSE(c.ok);
+  CHECK(c.errors.str().find("case does not cover field 'b' of union u") != std::string::npos);
+}
+
+}  // namespace
