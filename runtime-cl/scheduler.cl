@@ -208,39 +208,41 @@ void kite_push(kite_ctx *c, long e) {
   volatile __global int *dc = c->deque_ctl + c->worker * KITE_DEQUE_CTL_STRIDE;
   volatile __global long *q = c->deques + (long)c->worker * (c->deque_mask + 1);
   int b = dc[KITE_DEQUE_BOTTOM];
-  int t = atomic_add(&dc[KITE_DEQUE_TOP], 0);
+  int t = dc[KITE_DEQUE_TOP]; /* a stale top only makes the deque look fuller */
   if (b - t > c->deque_mask) {
     kite_error(c, KITE_ERR_QUEUE, -1, c->deque_mask + 1, 0);
     return;
   }
   q[b & c->deque_mask] = e;
-  KITE_FENCE();
-  atomic_xchg(&dc[KITE_DEQUE_BOTTOM], b + 1);
+  KITE_FENCE(); /* the entry before the bottom that publishes it */
+  dc[KITE_DEQUE_BOTTOM] = b + 1;
 }
 
 long kite_pop(kite_ctx *c) {
   volatile __global int *dc = c->deque_ctl + c->worker * KITE_DEQUE_CTL_STRIDE;
   volatile __global long *q = c->deques + (long)c->worker * (c->deque_mask + 1);
   int b = dc[KITE_DEQUE_BOTTOM] - 1;
+  /* The store of bottom must be seen before top is read (the one
+   * store-to-load order Chase-Lev needs): an exchange and a fence. */
   atomic_xchg(&dc[KITE_DEQUE_BOTTOM], b);
   KITE_FENCE();
-  int t = atomic_add(&dc[KITE_DEQUE_TOP], 0);
+  int t = dc[KITE_DEQUE_TOP];
   if (b - t < 0) {
-    atomic_xchg(&dc[KITE_DEQUE_BOTTOM], t);
+    dc[KITE_DEQUE_BOTTOM] = t;
     return KITE_NONE;
   }
   long e = q[b & c->deque_mask];
   if (b != t) return e;
   /* The last entry: race the thieves for it. */
   int won = atomic_cmpxchg(&dc[KITE_DEQUE_TOP], t, t + 1) == t;
-  atomic_xchg(&dc[KITE_DEQUE_BOTTOM], t + 1);
+  dc[KITE_DEQUE_BOTTOM] = t + 1;
   return won ? e : KITE_NONE;
 }
 
 long kite_steal(kite_ctx *c, int victim) {
   volatile __global int *dc = c->deque_ctl + victim * KITE_DEQUE_CTL_STRIDE;
   volatile __global long *q = c->deques + (long)victim * (c->deque_mask + 1);
-  int t = atomic_add(&dc[KITE_DEQUE_TOP], 0);
+  int t = dc[KITE_DEQUE_TOP];
   KITE_FENCE();
   int b = dc[KITE_DEQUE_BOTTOM];
   if (b - t <= 0) return KITE_NONE;
@@ -429,12 +431,22 @@ __kernel void kite_uber(__global long *frames, __global long *deques, __global i
   }
 
   uint iter = 0;
+  int backoff = 0;
   for (;;) {
     if (c->next == KITE_NONE) c->next = kite_pop(c);
     if (c->next == KITE_NONE) {
       if (c->ctl[KITE_CTL_DONE] | c->ctl[KITE_CTL_YIELD]) break;
       c->next = kite_try_steal(c);
-      if (c->next == KITE_NONE) continue;
+      if (c->next == KITE_NONE) {
+        /* Back off, so that idle workers do not keep the busy ones' deque
+         * lines bouncing between caches: wait longer after each failure,
+         * reading a line that nobody writes while work is going on. */
+        for (int k = 0; k < backoff && !c->ctl[KITE_CTL_DONE]; ++k) {
+        }
+        backoff = min(2 * backoff + 1, 4096);
+        continue;
+      }
+      backoff = 0;
     } else if ((++iter & 31u) == 0 && (c->ctl[KITE_CTL_DONE] | c->ctl[KITE_CTL_YIELD])) {
       if (!c->ctl[KITE_CTL_DONE]) kite_push(c, c->next); /* resume it next launch */
       break;
