@@ -108,9 +108,9 @@ class Emitter {
   std::string element(const Type *elem, const std::string &array, const std::string &index,
                       SourceLoc loc) {
     if (!options_.bounds_checks)
-      return fmt::format("(((volatile __global {} *)(c->heap + {} + 1))[{}])", c_type(elem), array,
+      return fmt::format("(((KITE_DATA __global {} *)(c->heap + {} + 1))[{}])", c_type(elem), array,
                          index);
-    return fmt::format("(*(volatile __global {} *)kite_elem(c, {}, {}, {}, {}))", c_type(elem),
+    return fmt::format("(*(KITE_DATA __global {} *)kite_elem(c, {}, {}, {}, {}))", c_type(elem),
                        array, index, is_wide(elem) ? 8 : 4, site(loc));
   }
 
@@ -188,7 +188,7 @@ class Emitter {
     helpers_ << fmt::format("  long r = kite_heap_alloc(c, {}, {});\n", std::max<size_t>(longs, 1),
                             site(loc));
     helpers_ << "  if (r == 0) return 0;\n";
-    helpers_ << "  volatile __global long *h = c->heap + r;\n";
+    helpers_ << "  KITE_DATA __global long *h = c->heap + r;\n";
     size_t first = 0;
     if (tag >= 0) {
       helpers_ << fmt::format("  h[0] = {};\n", tag);
@@ -250,7 +250,7 @@ class Emitter {
   // The address of the array element an atomic built-in works on.
   std::string element_address(const Expr &index_expr) {
     const Type *elem = index_expr.type->forced();
-    return fmt::format("((volatile __global {} *)kite_elem(c, {}, {}, {}, {}))", c_type(elem),
+    return fmt::format("((KITE_DATA __global {} *)kite_elem(c, {}, {}, {}, {}))", c_type(elem),
                        expr(*index_expr.children[0]), expr(*index_expr.children[1]),
                        is_wide(elem) ? 8 : 4, site(index_expr.loc));
   }
@@ -346,12 +346,12 @@ class Emitter {
         const Type *e = t->elem;
         h << fmt::format("  {{ int len = kite_length(c, {}); out[0] = KITE_PRINT_LIST; out[1] = len; out += 2;\n", v);
         h << fmt::format(
-            "    volatile __global {} *el = (volatile __global {} *)(c->heap + {} + 1);\n",
+            "    KITE_DATA __global {} *el = (KITE_DATA __global {} *)(c->heap + {} + 1);\n",
             c_type(e), c_type(e), v);
         h << fmt::format("    for (int k = 0; k < len; ++k) {{ out[0] = {}; out[1] = {}; out += 2; }} }}\n",
                          print_tag(e), to_bits(e, "el[k]"));
       } else if (t->kind == TypeKind::Tuple) {
-        h << fmt::format("  {{ volatile __global long *m = kite_field(c, {}, 0, -1);\n", v);
+        h << fmt::format("  {{ KITE_DATA __global long *m = kite_field(c, {}, 0, -1);\n", v);
         h << fmt::format("    out[0] = KITE_PRINT_TUPLE; out[1] = {}; out += 2;\n", t->params.size());
         for (size_t k = 0; k < t->params.size(); ++k) {
           const Type *mt = t->params[k];
@@ -559,7 +559,7 @@ class Emitter {
   void emit_case(const cps::Op &op, std::ostream &s, int ind) {
     const Stmt &st = *op.stmt;
     line(s, ind, fmt::format("{{ long u = {};", expr(*st.expr)));
-    line(s, ind + 2, fmt::format("volatile __global long *uv = kite_field(c, u, 0, {});", site(st.loc)));
+    line(s, ind + 2, fmt::format("KITE_DATA __global long *uv = kite_field(c, u, 0, {});", site(st.loc)));
     line(s, ind + 2, "switch ((int)uv[0]) {");
     bool has_default = false;
     for (size_t i = 0; i < st.branches.size(); ++i) {

@@ -54,16 +54,26 @@
 #define KITE_CHUNK 32
 #define KITE_NONE (-1L)
 
-typedef volatile __global long *kite_rec;
+/* Records and the heap: `volatile` on GPUs, where it keeps loads out of the
+ * non-coherent L1; plain on the CPU, where caches are coherent and the
+ * compiler may then keep a block's variables in registers. Either way every
+ * hand-over between workers goes through an atomic and KITE_FENCE. */
+#if defined(KITE_CPU)
+#define KITE_DATA
+#else
+#define KITE_DATA volatile
+#endif
+
+typedef KITE_DATA __global long *kite_rec;
 
 typedef struct {
-  volatile __global long *frames;
+  KITE_DATA __global long *frames;
   volatile __global long *deques;
   volatile __global int *deque_ctl;
   volatile __global long *printbuf;
   volatile __global int *ctl;
   volatile __global long *ctl64;
-  volatile __global long *heap;
+  KITE_DATA __global long *heap;
   long heap_cur, heap_end; /* this worker's heap chunk: [cur, end) */
   int worker, num_workers, num_frames, deque_mask, print_cap;
   long next;      /* the entry in hand, or KITE_NONE */
@@ -77,10 +87,10 @@ typedef struct {
 #define KITE_ENTRY(code, rec) (((long)(code) << 32) | (long)(uint)(rec))
 #define KITE_LINK(parent, node) (((long)(node) << 32) | (long)(uint)(parent))
 /* Typed access to a record's slots. */
-#define KITE_I(f, s) (*(volatile __global int *)((f) + (s)))
+#define KITE_I(f, s) (*(KITE_DATA __global int *)((f) + (s)))
 #define KITE_L(f, s) ((f)[s])
-#define KITE_F(f, s) (*(volatile __global float *)((f) + (s)))
-#define KITE_D(f, s) (*(volatile __global double *)((f) + (s)))
+#define KITE_F(f, s) (*(KITE_DATA __global float *)((f) + (s)))
+#define KITE_D(f, s) (*(KITE_DATA __global double *)((f) + (s)))
 #define KITE_COUNTER(f, s) ((volatile __global int *)((f) + (s)))
 
 /* The generated part of the program. kite_signal returns the record whose
@@ -339,18 +349,18 @@ long kite_new_array(kite_ctx *c, int n, int elem_bytes, int site) {
 int kite_length(kite_ctx *c, long array) { return (int)c->heap[array]; }
 
 /* The address of element i of `array`, checked against its length. */
-volatile __global void *kite_elem(kite_ctx *c, long array, int i, int elem_bytes, int site) {
+KITE_DATA __global void *kite_elem(kite_ctx *c, long array, int i, int elem_bytes, int site) {
   long n = c->heap[array];
   if (i < 0 || i >= n) {
     kite_error(c, KITE_ERR_INDEX, site, i, n);
-    return (volatile __global void *)(c->heap + KITE_SCRATCH);
+    return (KITE_DATA __global void *)(c->heap + KITE_SCRATCH);
   }
-  return (volatile __global void *)((volatile __global char *)(c->heap + array + 1) +
-                                    (long)i * elem_bytes);
+  return (KITE_DATA __global void *)((KITE_DATA __global char *)(c->heap + array + 1) +
+                                     (long)i * elem_bytes);
 }
 
 /* Slot k of a struct, tuple or union; null is an error. */
-volatile __global long *kite_field(kite_ctx *c, long ref, int k, int site) {
+KITE_DATA __global long *kite_field(kite_ctx *c, long ref, int k, int site) {
   if (ref == 0) {
     kite_error(c, KITE_ERR_NULL, site, 0, 0);
     return c->heap + KITE_SCRATCH;
