@@ -617,15 +617,26 @@ class Emitter {
     // Every iteration runs in a copy of this record, linked to this map node;
     // the parent counts the iterations still running.
     line(s, ind + 4, fmt::format("*KITE_COUNTER(f, {}) = n;", op.counter_slot));
-    line(s, ind + 4, fmt::format("KITE_I(f, {}) = 0; KITE_I(f, {}) = n;", op.lo_slot, op.hi_slot));
     line(s, ind + 4, fmt::format("int ch = kite_alloc(c, {});", site(st.loc)));
     line(s, ind + 4, "if (ch >= 0) {");
-    line(s, ind + 6, fmt::format("kite_copy_record(c, ch, rec, {});", t.frame_words));
-    line(s, ind + 6, fmt::format("KITE_REC(c, ch)[0] = KITE_LINK(rec, {});", op.node));
+    line(s, ind + 6, "kite_rec cf = KITE_REC(c, ch);");
+    emit_copy_vars(op, "cf", s, ind + 6);
+    line(s, ind + 6, fmt::format("KITE_I(cf, {}) = 0; KITE_I(cf, {}) = n;", op.lo_slot, op.hi_slot));
+    line(s, ind + 6, fmt::format("cf[0] = KITE_LINK(rec, {});", op.node));
     line(s, ind + 6, fmt::format("kite_ready(c, ch, {});", p_.blocks[op.split_block].code));
     line(s, ind + 4, "}");
     line(s, ind + 2, "}");
     line(s, ind, "}");
+  }
+
+  // Copies, raw, the slots of the variables a map iteration needs.
+  void emit_copy_vars(const cps::Op &op, const char *to, std::ostream &s, int ind) {
+    std::string copies;
+    for (int v : op.copy_vars) {
+      int slot = p_.tasks[task_].var_slot[v];
+      copies += fmt::format("{}[{}] = f[{}]; ", to, slot, slot);
+    }
+    if (!copies.empty()) line(s, ind, copies);
   }
 
   void emit_block_end(const cps::Block &b, std::ostream &s, int ind) {
@@ -669,9 +680,10 @@ class Emitter {
     line(s, 6, "int mid = lo + (hi - lo) / 2;");
     line(s, 6, fmt::format("int ch = kite_alloc(c, {});", site(op.stmt->loc)));
     line(s, 6, "if (ch < 0) return;");
-    line(s, 6, fmt::format("kite_copy_record(c, ch, rec, {});", t.frame_words));
-    line(s, 6, fmt::format("KITE_I(KITE_REC(c, ch), {}) = mid; KITE_I(KITE_REC(c, ch), {}) = hi;",
-                           op.lo_slot, op.hi_slot));
+    line(s, 6, "kite_rec cf = KITE_REC(c, ch);");
+    emit_copy_vars(op, "cf", s, 6);
+    line(s, 6, "cf[0] = f[0];");
+    line(s, 6, fmt::format("KITE_I(cf, {}) = mid; KITE_I(cf, {}) = hi;", op.lo_slot, op.hi_slot));
     line(s, 6, "KITE_FENCE();");
     line(s, 6, fmt::format("kite_push(c, KITE_ENTRY({}, ch));", b.code));
     line(s, 6, "hi = mid;");

@@ -234,6 +234,14 @@ class Lowering {
         p_.graphs[body].end_slot = op.counter_slot;
         op.graphs = {body};
         op.split_block = split;
+        // An iteration's record needs what its body reads from outside, and
+        // the collection; the rest of the parent's record is not copied.
+        const ast::Stmt &st = *node.stmt;
+        std::set<int> vars(node.graphs[0]->dep.x.begin(), node.graphs[0]->dep.x.end());
+        vars.erase(st.elem_var->id);
+        vars.erase(st.index_var->id);
+        vars.insert(st.coll_var->id);
+        op.copy_vars.assign(vars.begin(), vars.end());
         p_.blocks[split].loop = op;
         return op;
       }

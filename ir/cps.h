@@ -45,6 +45,7 @@ struct Op {
   int counter_slot = -1;  // Map: iterations not yet finished (in the parent's record);
                           // parallel For: detached calls running, plus 1 while it loops
   int lo_slot = -1, hi_slot = -1;  // Map: the iterations a record covers
+  std::vector<int> copy_vars;  // Map: variables an iteration's record needs from its parent's
 };
 
 enum class BlockKind {
