@@ -76,7 +76,7 @@ struct Options {
   std::optional<uint64_t> records;
   uint64_t deque = kDefaultDequeCap;
   std::optional<uint64_t> workers;
-  std::optional<uint64_t> print_bytes;
+  std::optional<std::string> print_bytes;
   std::optional<std::string> heap;  // --heap as written: 512M
   std::string prog;
   std::vector<std::string> args;
@@ -163,7 +163,9 @@ std::optional<int> parse_command_line(int argc, char **argv, Options &o) {
   app.add_option("--workers", o.workers,
                  "Workers (work-groups) to launch, instead of the measured number");
   app.add_option("--print-buffer", o.print_bytes,
-                 "Bytes of device print buffer (default: 8 MiB, or 1 KiB per worker if more)");
+                 "Bytes of device print buffer, with an optional K, M or G suffix (default: "
+                 "8 MiB, or 1 KiB per worker if more)")
+      ->type_name("SIZE");
   app.add_option("--heap", o.heap,
                  "Bytes of device heap for arrays and other heap values, with an optional K, M "
                  "or G suffix (default: 1/4 of device memory, at most 1 GiB)")
@@ -264,7 +266,13 @@ RunShape choose_shape(const Options &o, const Device &device, const Artifact &ar
   const uint64_t least_cap = 2 * kHeadroomPerWorker * workers;
   uint64_t print_cap = std::max(kDefaultPrintBytes / sizeof(int64_t), least_cap);
   if (o.print_bytes) {
-    print_cap = *o.print_bytes / sizeof(int64_t);
+    auto bytes = parse_size(*o.print_bytes);
+    if (!bytes) {
+      throw RunError(fmt::format(
+          "--print-buffer takes a size in bytes with an optional K, M or G suffix, not '{}'",
+          *o.print_bytes));
+    }
+    print_cap = *bytes / sizeof(int64_t);
     if (print_cap < least_cap || print_cap > (1u << 30)) {
       throw RunError(
           fmt::format("--print-buffer must be between {} bytes ({} per worker) and 8 GiB",
