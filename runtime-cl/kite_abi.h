@@ -41,6 +41,7 @@
 #define KITE_PARAM_PRINT_CAP 3   /* longs in printbuf */
 #define KITE_PARAM_MODE 4        /* KITE_MODE_RUN or KITE_MODE_PROBE */
 #define KITE_PARAM_SPIN_LIMIT 5  /* probe: iterations to wait for the others */
+#define KITE_PARAM_TRACE_CAP 6   /* busy spans each worker may record; 0: no trace */
 #define KITE_PARAM_COUNT 8
 
 #define KITE_MODE_RUN 0
@@ -67,6 +68,7 @@
 #define KITE_CTL64_HEAP_SIZE 4  /* longs in the heap (host-written) */
 #define KITE_CTL64_HEAP_BUMP 5  /* next never-allocated long of the heap; the host
                                    starts it past main's array arguments */
+#define KITE_CTL64_TRACE_CLOCK 6 /* traces without a device clock: blocks run, all workers */
 #define KITE_CTL64_ARGS 8       /* main's arguments, raw bits, one long each */
 #define KITE_MAX_MAIN_ARGS 24
 #define KITE_CTL64_LONGS 32
@@ -82,7 +84,17 @@
 #define KITE_STAT_STEAL_TRIES 2
 #define KITE_STAT_STEALS 3
 #define KITE_STAT_LAUNCHES 4     /* kernel launches this worker took part in */
+#define KITE_STAT_TRACE_SPANS 5  /* busy spans recorded (kite-run --trace) */
+#define KITE_STAT_TRACE_LOST 6   /* busy spans not recorded: the trace was full */
 #define KITE_STATS_WORDS 8
+/* With a trace, each worker's stats are followed by KITE_TRACE_SPAN_WORDS
+ * longs per span: the stride of stats[] is KITE_STATS_WORDS +
+ * KITE_TRACE_SPAN_WORDS * params[KITE_PARAM_TRACE_CAP]. A span is a time
+ * the worker ran blocks without running dry: its start and end (ns of the
+ * device's clock on NVIDIA; elsewhere a logical clock: the blocks all
+ * workers have run) and (blocks << 1 | stolen), stolen
+ * when its first block came from another worker's deque. */
+#define KITE_TRACE_SPAN_WORDS 3
 
 /* Run-time errors (ctl[KITE_CTL_ERROR]); kite-run words them. */
 #define KITE_ERR_NONE 0

@@ -81,6 +81,10 @@ typedef struct {
   int free_count;
   uint rng;
   long n_tasks, n_conts, n_steal_tries, n_steals;
+  /* Tracing (kite-run --trace): the span being run, and where spans go. */
+  __global long *trace;  /* this worker's spans; null: no trace */
+  int trace_cap;
+  long span_start, span_blocks, span_stolen;
 } kite_ctx;
 
 #define KITE_REC(c, r) ((c)->frames + (long)(r) * KITE_FRAME_WORDS)
@@ -396,6 +400,45 @@ int kite_print_reserve(kite_ctx *c, int items) {
   return at + 1;
 }
 
+/* ---- Tracing ---------------------------------------------------------------- */
+
+/* A clock for traces: NVIDIA's global timer, in ns. OpenCL C 1.2 has no
+ * clock elsewhere, so there a logical one counts the blocks all workers have
+ * run, advanced by each span's blocks when it ends: a busy stretch is as long
+ * as the work done meanwhile. Either is read only where a span starts or
+ * ends, never per block. */
+void kite_span_begin(kite_ctx *c, int stolen) {
+#if defined(KITE_NVIDIA)
+  ulong t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  c->span_start = (long)t;
+#else
+  c->span_start = atom_add(&c->ctl64[KITE_CTL64_TRACE_CLOCK], 0L);
+#endif
+  c->span_blocks = 0;
+  c->span_stolen = stolen;
+}
+
+void kite_span_end(kite_ctx *c, __global long *st) {
+#if defined(KITE_NVIDIA)
+  ulong t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  long end = (long)t;
+#else
+  long end = atom_add(&c->ctl64[KITE_CTL64_TRACE_CLOCK], c->span_blocks) + c->span_blocks;
+#endif
+  long k = st[KITE_STAT_TRACE_SPANS];
+  if (k >= c->trace_cap) {
+    st[KITE_STAT_TRACE_LOST] += 1;
+    return;
+  }
+  __global long *span = c->trace + k * KITE_TRACE_SPAN_WORDS;
+  span[0] = c->span_start;
+  span[1] = end;
+  span[2] = (c->span_blocks << 1) | c->span_stolen;
+  st[KITE_STAT_TRACE_SPANS] = k + 1;
+}
+
 /* ---- The kernel ------------------------------------------------------------ */
 
 __kernel void kite_uber(__global long *frames, __global long *deques, __global int *deque_ctl,
@@ -434,6 +477,11 @@ __kernel void kite_uber(__global long *frames, __global long *deques, __global i
   c->free_count = 0;
   c->rng = 2463534242u ^ (uint)(c->worker * 7919 + 1);
   c->n_tasks = c->n_conts = c->n_steal_tries = c->n_steals = 0;
+  c->trace_cap = params[KITE_PARAM_TRACE_CAP];
+  long stride = KITE_STATS_WORDS + (long)KITE_TRACE_SPAN_WORDS * c->trace_cap;
+  __global long *st = stats + (long)c->worker * stride;
+  c->trace = c->trace_cap > 0 ? st + KITE_STATS_WORDS : 0;
+  int busy = 0; /* tracing: in a span */
 
   if (c->worker == 0 && c->ctl[KITE_CTL_STARTED] == 0) {
     c->ctl[KITE_CTL_STARTED] = 1;
@@ -444,9 +492,15 @@ __kernel void kite_uber(__global long *frames, __global long *deques, __global i
   int backoff = 0;
   for (;;) {
     if (c->next == KITE_NONE) c->next = kite_pop(c);
+    int stolen = 0;
     if (c->next == KITE_NONE) {
+      if (c->trace && busy) {
+        kite_span_end(c, st);
+        busy = 0;
+      }
       if (c->ctl[KITE_CTL_DONE] | c->ctl[KITE_CTL_YIELD]) break;
       c->next = kite_try_steal(c);
+      stolen = 1;
       if (c->next == KITE_NONE) {
         /* Back off, so that idle workers do not keep the busy ones' deque
          * lines bouncing between caches: wait longer after each failure,
@@ -463,13 +517,18 @@ __kernel void kite_uber(__global long *frames, __global long *deques, __global i
     }
     long e = c->next;
     c->next = KITE_NONE;
+    if (c->trace) {
+      if (!busy) kite_span_begin(c, stolen);
+      busy = 1;
+      c->span_blocks += 1;
+    }
     KITE_FENCE();
     kite_block(c, (int)(e & 0xffffffffL), (int)(e >> 32));
   }
+  if (c->trace && busy) kite_span_end(c, st);
 
   /* Records on the private list would be lost with this launch. */
   while (c->free_head >= 0) kite_give_chunk(c, kite_detach_chunk(c));
-  __global long *st = stats + (long)c->worker * KITE_STATS_WORDS;
   st[KITE_STAT_TASKS] += c->n_tasks;
   st[KITE_STAT_CONTS] += c->n_conts;
   st[KITE_STAT_STEAL_TRIES] += c->n_steal_tries;

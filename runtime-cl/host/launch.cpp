@@ -71,7 +71,7 @@ DeviceRun::DeviceRun(const Device &device, DeviceProgram &program, const RunShap
                             "--print-buffer");
   ctl_ = create(KITE_CTL_INTS * sizeof(int32_t), "the control block", "--records");
   ctl64_ = create(KITE_CTL64_LONGS * sizeof(int64_t), "the control block", "--records");
-  stats_ = create_zeroed(size_t(shape.workers) * KITE_STATS_WORDS * sizeof(int64_t),
+  stats_ = create_zeroed(size_t(shape.workers) * shape.stats_stride() * sizeof(int64_t),
                          "the statistics", "--workers");
   params_ = create(KITE_PARAM_COUNT * sizeof(int32_t), "the parameters", "--records");
   const size_t heap_bytes = shape.heap_longs * sizeof(int64_t);
@@ -92,6 +92,7 @@ DeviceRun::DeviceRun(const Device &device, DeviceProgram &program, const RunShap
   params[KITE_PARAM_DEQUE_CAP] = static_cast<int32_t>(shape.deque_cap);
   params[KITE_PARAM_PRINT_CAP] = static_cast<int32_t>(shape.print_cap);
   params[KITE_PARAM_MODE] = KITE_MODE_RUN;
+  params[KITE_PARAM_TRACE_CAP] = static_cast<int32_t>(shape.trace_cap);
   auto write = [q](const Buffer &b, size_t bytes, const void *data) {
     check_cl(clEnqueueWriteBuffer(q, b.get(), CL_TRUE, 0, bytes, data, 0, nullptr, nullptr),
              "cannot write device memory");
@@ -193,8 +194,19 @@ std::vector<int64_t> DeviceRun::read_print(size_t count) {
 }
 
 std::vector<int64_t> DeviceRun::read_stats() {
+  std::vector<int64_t> all(size_t(shape_.workers) * shape_.stats_stride());
+  read(stats_, 0, all.size() * sizeof(int64_t), all.data(), "the statistics");
   std::vector<int64_t> stats(size_t(shape_.workers) * KITE_STATS_WORDS);
-  read(stats_, 0, stats.size() * sizeof(int64_t), stats.data(), "the statistics");
+  spans_.clear();
+  for (uint32_t w = 0; w < shape_.workers; ++w) {
+    const int64_t *mine = all.data() + size_t(w) * shape_.stats_stride();
+    std::copy(mine, mine + KITE_STATS_WORDS, stats.begin() + size_t(w) * KITE_STATS_WORDS);
+    int64_t n = std::clamp<int64_t>(mine[KITE_STAT_TRACE_SPANS], 0, shape_.trace_cap);
+    for (int64_t k = 0; k < n; ++k) {
+      const int64_t *span = mine + KITE_STATS_WORDS + k * KITE_TRACE_SPAN_WORDS;
+      spans_.push_back({w, span[0], span[1], span[2] >> 1, (span[2] & 1) != 0});
+    }
+  }
   return stats;
 }
 

@@ -22,6 +22,17 @@ struct RunShape {
   uint32_t print_cap = 0;    // longs in printbuf
   uint32_t print_limit = 0;  // ctl[KITE_CTL_PRINT_LIMIT]
   uint64_t heap_longs = 0;   // ctl64[KITE_CTL64_HEAP_SIZE]
+  uint32_t trace_cap = 0;    // busy spans per worker for --trace; 0: no trace
+
+  // Longs per worker in the statistics buffer (its spans follow its stats).
+  size_t stats_stride() const { return KITE_STATS_WORDS + size_t(KITE_TRACE_SPAN_WORDS) * trace_cap; }
+};
+
+// A time a worker ran blocks without running dry (kite_abi.h).
+struct Span {
+  uint32_t worker = 0;
+  int64_t start = 0, end = 0, blocks = 0;
+  bool stolen = false;
 };
 
 using Ctl = std::array<int32_t, KITE_CTL_INTS>;
@@ -43,7 +54,9 @@ class DeviceRun {
   Ctl read_ctl();
   Ctl64 read_ctl64();
   std::vector<int64_t> read_print(size_t count);  // printbuf[0 .. count)
-  std::vector<int64_t> read_stats();              // workers * KITE_STATS_WORDS
+  std::vector<int64_t> read_stats();  // workers * KITE_STATS_WORDS
+  // The busy spans read by the last read_stats (--trace).
+  const std::vector<Span> &spans() const { return spans_; }
   // `bytes` bytes of the heap from byte `offset`; the caller keeps them
   // within ctl64[KITE_CTL64_HEAP_SIZE] longs.
   std::vector<unsigned char> read_heap(size_t offset, size_t bytes);
@@ -64,6 +77,7 @@ class DeviceRun {
   RunShape shape_;
   std::vector<std::unique_ptr<LazyZeroMemory>> host_memory_;  // outlives the buffers below
   Buffer frames_, deques_, deque_ctl_, printbuf_, ctl_, ctl64_, stats_, params_, heap_;
+  std::vector<Span> spans_;
 };
 
 // How many single-work-item groups of kite_uber are resident at once on the

@@ -45,6 +45,7 @@
 #include "host/device.h"
 #include "host/launch.h"
 #include "host/printer.h"
+#include "host/trace.h"
 #include "host/values.h"
 #include "runtime-cl/kite_abi.h"
 
@@ -65,6 +66,7 @@ constexpr uint64_t kHeadroomPerWorker = 64;
 constexpr uint64_t kMaxPoolBytes = 1ull << 30;  // default record pool at most 1 GiB
 constexpr uint64_t kMaxHeapBytes = 1ull << 30;  // default heap at most 1 GiB
 constexpr uint64_t kMinHeapBytes = 1024;
+constexpr uint32_t kTraceSpansPerWorker = 16384;  // --trace: spans beyond are counted, not kept
 
 struct Options {
   std::string device;  // "" = default
@@ -78,6 +80,7 @@ struct Options {
   std::optional<uint64_t> workers;
   std::optional<std::string> print_bytes;
   std::optional<std::string> heap;  // --heap as written: 512M
+  std::string trace;                // --trace: the Chrome trace-event file to write
   std::string prog;
   std::vector<std::string> args;
 };
@@ -101,8 +104,8 @@ struct Report {
 
 const std::set<std::string> kFlags = {"-t",         "--time",  "--stats", "--list-devices",
                                       "--no-cache", "--probe", "-h",      "--help"};
-const std::set<std::string> kValued = {"--device",  "--records",      "--deque",
-                                       "--workers", "--print-buffer", "--heap"};
+const std::set<std::string> kValued = {"--device",       "--records", "--deque", "--workers",
+                                       "--print-buffer", "--heap",    "--trace"};
 
 bool is_option(const std::string &token) {
   if (kFlags.count(token) || kValued.count(token)) return true;
@@ -170,6 +173,10 @@ std::optional<int> parse_command_line(int argc, char **argv, Options &o) {
                  "Bytes of device heap for arrays and other heap values, with an optional K, M "
                  "or G suffix (default: 1/4 of device memory, at most 1 GiB)")
       ->type_name("SIZE");
+  app.add_option("--trace", o.trace,
+                 "Write the workers' busy spans to this file as Chrome trace-event JSON "
+                 "(open it in Perfetto)")
+      ->type_name("FILE");
   app.add_flag("--no-cache", o.no_cache, "Neither read nor write the kernel binary cache");
   app.add_flag("--probe", o.probe,
                "Measure how many workers are resident at once even on a CPU device");
@@ -254,6 +261,7 @@ RunShape choose_shape(const Options &o, const Device &device, const Artifact &ar
   constexpr uint64_t kIntMax = std::numeric_limits<int32_t>::max();
   RunShape s;
   s.workers = workers;
+  if (!o.trace.empty()) s.trace_cap = kTraceSpansPerWorker;
   s.frame_words = static_cast<uint32_t>(artifact.frame_words);
   const uint64_t frame_bytes = uint64_t(artifact.frame_words) * sizeof(int64_t);
   if (o.records) {
@@ -487,6 +495,13 @@ int run(const Options &o) {
   const Ctl64 &ctl64 = report.ctl64 = device_run.read_ctl64();
   report.stats = device_run.read_stats();
   if (o.stats) print_stats(report);
+  if (!o.trace.empty()) {
+    int64_t lost = 0;
+    for (uint32_t w = 0; w < report.shape.workers; ++w)
+      lost += report.stats[size_t(w) * KITE_STATS_WORDS + KITE_STAT_TRACE_LOST];
+    bool clock_ns = program.options.find("KITE_NVIDIA") != std::string::npos;
+    write_trace(o.trace, device_run.spans(), report.shape.workers, clock_ns, lost, device.name);
+  }
   if (o.time) print_times(report);
 
   // 6. The outcome.
