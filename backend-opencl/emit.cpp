@@ -676,7 +676,7 @@ class Emitter {
     const cps::Task &t = p_.tasks[task_];
     line(s, 4, "c->n_conts += 1;");
     line(s, 4, fmt::format("int lo = KITE_I(f, {}), hi = KITE_I(f, {});", op.lo_slot, op.hi_slot));
-    line(s, 4, "while (hi - lo > 1) {");
+    line(s, 4, fmt::format("while (hi - lo > {}) {{", op.chunked ? "KITE_MAP_CHUNK" : "1"));
     line(s, 6, "int mid = lo + (hi - lo) / 2;");
     line(s, 6, fmt::format("int ch = kite_alloc(c, {});", site(op.stmt->loc)));
     line(s, 6, "if (ch < 0) return;");
@@ -688,6 +688,25 @@ class Emitter {
     line(s, 6, fmt::format("kite_push(c, KITE_ENTRY({}, ch));", b.code));
     line(s, 6, "hi = mid;");
     line(s, 4, "}");
+    if (op.chunked) {
+      // The iterations of this chunk, then the parent's count goes down by
+      // their number; the last chunk makes the map node happen there.
+      const cps::Block &entry = p_.blocks[p_.graphs[op.graphs[0]].entry_block];
+      std::string i = slot(op.stmt->index_var.get());
+      line(s, 4, fmt::format("for ({} = lo; {} < hi; {} += 1) {{", i, i, i));
+      emit_ops(entry.ops, s, 6);
+      line(s, 4, "}");
+      line(s, 4, "int parent = (int)(f[0] & 0xffffffffL);");
+      line(s, 4, "kite_free(c, rec);");
+      line(s, 4, "KITE_FENCE();");
+      line(s, 4, fmt::format("if (atomic_sub(KITE_COUNTER(KITE_REC(c, parent), {}), hi - lo) == hi - lo) {{",
+                             op.counter_slot));
+      line(s, 6, "KITE_FENCE();");
+      line(s, 6, fmt::format("int d = kite_signal(c, parent, {}, 0, -1);", op.node));
+      line(s, 6, "if (d >= 0) kite_finish(c, d);");
+      line(s, 4, "}");
+      return;
+    }
     line(s, 4, fmt::format("{} = lo;", slot(op.stmt->index_var.get())));
     emit_inline_graph(op.graphs[0], s, 4);
   }

@@ -242,6 +242,9 @@ class Lowering {
         vars.erase(st.index_var->id);
         vars.insert(st.coll_var->id);
         op.copy_vars.assign(vars.begin(), vars.end());
+        // A body that calls no task needs no counters of its own: a record
+        // can run a chunk of iterations one after another.
+        op.chunked = node.graphs[0]->dep.arrow == ntg::Arrow::Seq;
         p_.blocks[split].loop = op;
         return op;
       }
@@ -333,7 +336,8 @@ void dump(const Program &p, std::ostream &out) {
         if (loop_block.graph != g.id || loop_block.kind == BlockKind::Normal) continue;
         out << "    block b" << loop_block.id << " (code " << loop_block.code << ") "
             << (loop_block.kind == BlockKind::Step ? "next iteration" : "splits iterations")
-            << " of n" << loop_block.loop.node << "\n";
+            << " of n" << loop_block.loop.node
+            << (loop_block.loop.chunked ? ", runs them in chunks" : "") << "\n";
       }
       for (int b : g.blocks) {
         const Block &blk = p.blocks[b];

@@ -46,6 +46,7 @@ struct Op {
                           // parallel For: detached calls running, plus 1 while it loops
   int lo_slot = -1, hi_slot = -1;  // Map: the iterations a record covers
   std::vector<int> copy_vars;  // Map: variables an iteration's record needs from its parent's
+  bool chunked = false;  // Map whose body calls no task: records run chunks of iterations
 };
 
 enum class BlockKind {

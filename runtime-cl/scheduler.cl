@@ -53,6 +53,10 @@
 
 #define KITE_CHUNK 32
 
+/* A map whose body calls no task gives each record up to this many
+ * iterations to run one after another. */
+#define KITE_MAP_CHUNK 64
+
 /* Idle workers wait up to this many reads between steal attempts. On a CPU
  * that keeps the few cores' caches calm (fib(32) on 2 PoCL workers: 185 ->
  * 110 ms); on a GPU a read costs a microsecond and thousands of workers look
