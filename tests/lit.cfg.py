@@ -17,4 +17,10 @@ config.environment["PATH"] = os.pathsep.join([bin_dir, llvm_bin, config.environm
 config.environment["XDG_CACHE_HOME"] = os.path.join(lit_config.params.get("kite_bin", "/tmp"), "..", "test-cache")
 config.substitutions.append(("%kitec", os.path.join(bin_dir, "kitec")))
 config.substitutions.append(("%kite-run", os.path.join(bin_dir, "kite-run")))
+# %run runs a compiled Kite program on the device the suite is run for:
+# --param kite_device=gpu runs every program test on the GPU.
+kite_device = lit_config.params.get("kite_device", "cpu")
+config.substitutions.append(("%run", os.path.join(bin_dir, "kite-run") + " --device " + kite_device))
+if kite_device != "cpu":
+    config.available_features.add("gpu")
 config.substitutions.append(("%examples", os.path.join(config.test_source_root, "..", "examples")))
