@@ -22,7 +22,7 @@ int main(int argc, char **argv) {
   app.add_flag("--dump-cps", o.dump_cps, "print the CPS blocks and join counters and stop");
   app.add_flag("--emit-cl", o.emit_cl, "print the generated OpenCL C");
   bool no_opt = false;
-  app.add_flag("--no-opt", no_opt, "no task-graph optimisations (flattening, tail calls)");
+  app.add_flag("--no-opt", no_opt, "no task-graph optimisations (flattening, tail calls); also -O0");
   bool no_bounds = false;
   app.add_flag("--no-bounds-checks", no_bounds,
                "do not check array indices (a wrong index is then undefined behaviour)");
