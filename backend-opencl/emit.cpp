@@ -676,7 +676,8 @@ class Emitter {
     const cps::Task &t = p_.tasks[task_];
     line(s, 4, "c->n_conts += 1;");
     line(s, 4, fmt::format("int lo = KITE_I(f, {}), hi = KITE_I(f, {});", op.lo_slot, op.hi_slot));
-    line(s, 4, fmt::format("while (hi - lo > {}) {{", op.chunked ? "KITE_MAP_CHUNK" : "1"));
+    line(s, 4, fmt::format("while (hi - lo > {}) {{",
+                           op.chunked ? "KITE_MAP_CHUNK" : "KITE_MAP_CALL_CHUNK"));
     line(s, 6, "int mid = lo + (hi - lo) / 2;");
     line(s, 6, fmt::format("int ch = kite_alloc(c, {});", site(op.stmt->loc)));
     line(s, 6, "if (ch < 0) return;");
@@ -707,7 +708,16 @@ class Emitter {
       line(s, 4, "}");
       return;
     }
+    // The record runs lo .. hi - 1, one iteration's graph after another.
+    line(s, 4, fmt::format("KITE_I(f, {}) = lo; KITE_I(f, {}) = hi;", op.lo_slot, op.hi_slot));
     line(s, 4, fmt::format("{} = lo;", slot(op.stmt->index_var.get())));
+    emit_inline_graph(op.graphs[0], s, 4);
+  }
+
+  void emit_next_iteration(const cps::Block &b, std::ostream &s) {
+    const cps::Op &op = b.loop;
+    line(s, 4, "c->n_conts += 1;");
+    line(s, 4, fmt::format("{} += 1;", slot(op.stmt->index_var.get())));
     emit_inline_graph(op.graphs[0], s, 4);
   }
 
@@ -723,12 +733,15 @@ class Emitter {
       const char *what = task_entry ? "entry"
                          : b.kind == cps::BlockKind::Step ? "next iteration"
                          : b.kind == cps::BlockKind::Split ? "map split"
+                         : b.kind == cps::BlockKind::Next  ? "next map iteration"
                                                            : "continuation";
       s << fmt::format("  case {}: {{ /* task {}: {} b{} */\n", b.code, t.name, what, b.id);
       if (b.kind == cps::BlockKind::Step) {
         emit_step(b, s);
       } else if (b.kind == cps::BlockKind::Split) {
         emit_split(b, s);
+      } else if (b.kind == cps::BlockKind::Next) {
+        emit_next_iteration(b, s);
       } else {
         if (task_entry) line(s, 4, "c->n_tasks += 1;");
         else line(s, 4, "c->n_conts += 1;");
@@ -790,14 +803,20 @@ class Emitter {
         case cps::GraphEnd::LoopStep:
           line(s, 6, fmt::format("kite_ready(c, rec, {}); return -1;", p_.blocks[g.end_block].code));
           break;
-        case cps::GraphEnd::Iteration:
-          line(s, 6, "{ int parent = (int)(f[0] & 0xffffffffL);");
+        case cps::GraphEnd::Iteration: {
+          std::string index =
+              fmt::format("KITE_I(f, {})", p_.tasks[g.task].var_slot[g.index_var]);
+          line(s, 6, fmt::format("if ({} + 1 < KITE_I(f, {})) {{ kite_ready(c, rec, {}); return -1; }}",
+                                 index, g.hi_slot, p_.blocks[g.end_block].code));
+          line(s, 6, fmt::format("{{ int n = KITE_I(f, {}) - KITE_I(f, {});", g.hi_slot, g.lo_slot));
+          line(s, 8, "int parent = (int)(f[0] & 0xffffffffL);");
           line(s, 8, "kite_free(c, rec);");
           line(s, 8, "rec = parent; f = KITE_REC(c, rec);");
-          line(s, 8, fmt::format("if (atomic_dec(KITE_COUNTER(f, {})) != 1) return -1;", g.end_slot));
+          line(s, 8, fmt::format("if (atomic_sub(KITE_COUNTER(f, {}), n) != n) return -1;", g.end_slot));
           line(s, 8, "KITE_FENCE();");
           line(s, 8, fmt::format("node = {}; graph = -1; continue; }}", g.end_node));
           break;
+        }
       }
     }
     s << "    default: return -1;\n    }\n  }\n}\n\n";

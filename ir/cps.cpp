@@ -229,9 +229,16 @@ class Lowering {
         int body = lower_graph(*node.graphs[0]);
         int split = new_block(body, BlockKind::Split);
         p_.blocks[split].code = p_.num_codes++;
-        p_.graphs[body].end = GraphEnd::Iteration;
-        p_.graphs[body].end_node = node.id;
-        p_.graphs[body].end_slot = op.counter_slot;
+        int next = new_block(body, BlockKind::Next);
+        p_.blocks[next].code = p_.num_codes++;
+        Graph &bg = p_.graphs[body];
+        bg.end = GraphEnd::Iteration;
+        bg.end_node = node.id;
+        bg.end_slot = op.counter_slot;
+        bg.end_block = next;
+        bg.lo_slot = op.lo_slot;
+        bg.hi_slot = op.hi_slot;
+        bg.index_var = node.stmt->index_var->id;
         op.graphs = {body};
         op.split_block = split;
         // An iteration's record needs what its body reads from outside, and
@@ -246,6 +253,7 @@ class Lowering {
         // can run a chunk of iterations one after another.
         op.chunked = node.graphs[0]->dep.arrow == ntg::Arrow::Seq;
         p_.blocks[split].loop = op;
+        p_.blocks[next].loop = op;
         return op;
       }
     }
@@ -335,7 +343,7 @@ void dump(const Program &p, std::ostream &out) {
       for (const Block &loop_block : p.blocks) {
         if (loop_block.graph != g.id || loop_block.kind == BlockKind::Normal) continue;
         out << "    block b" << loop_block.id << " (code " << loop_block.code << ") "
-            << (loop_block.kind == BlockKind::Step ? "next iteration" : "splits iterations")
+            << (loop_block.kind == BlockKind::Split ? "splits iterations" : "next iteration")
             << " of n" << loop_block.loop.node
             << (loop_block.loop.chunked ? ", runs them in chunks" : "") << "\n";
       }

@@ -53,6 +53,7 @@ enum class BlockKind {
   Normal,  // a graph's entry or continuation
   Step,    // a chained for loop's next iteration
   Split,   // a map's splitting of its iterations among records
+  Next,    // a map record's next iteration
 };
 
 struct Block {
@@ -77,9 +78,11 @@ enum class GraphEnd {
               // the node `end_node` has happened
   StartNext,  // a then's first side: queue block `end_block` (the second side)
   LoopStep,   // a chained for loop's body: queue `end_block` (the next iteration)
-  Iteration,  // a map's body in an iteration record: free it and count the
-              // iteration in the parent record's `end_slot`; the last one
-              // makes node `end_node` happen there
+  Iteration,  // a map's body in an iteration record, which runs iterations
+              // lo .. hi - 1 one after another: queue `end_block` for the
+              // next; after the last, free the record and count its
+              // iterations off the parent record's `end_slot`, the last of
+              // which makes node `end_node` happen there
 };
 
 struct Graph {
@@ -91,6 +94,7 @@ struct Graph {
   int end_node = -1;
   int end_block = -1;
   int end_slot = -1;
+  int lo_slot = -1, hi_slot = -1, index_var = -1;  // Iteration: the record's range, the index
   int entry_block = -1;
   std::vector<int> blocks;
 };

@@ -56,6 +56,15 @@
 /* A map whose body calls no task gives each record up to this many
  * iterations to run one after another. */
 #define KITE_MAP_CHUNK 64
+/* One whose body calls tasks: up to this many, each iteration's graph
+ * finishing before the next starts. On a CPU that saves a record, a split
+ * and a deque trip per iteration that calls nothing (N-queens' unsafe
+ * columns); a GPU needs every iteration it can get in parallel. */
+#if defined(KITE_CPU)
+#define KITE_MAP_CALL_CHUNK 4
+#else
+#define KITE_MAP_CALL_CHUNK 1
+#endif
 
 /* Idle workers wait up to this many reads between steal attempts. On a CPU
  * that keeps the few cores' caches calm (fib(32) on 2 PoCL workers: 185 ->
