@@ -858,8 +858,9 @@ class Emitter {
   std::ostringstream dispatch_helpers_;
   std::map<const Type *, std::string> dispatchers_;
   int helper_count_ = 0;
-  TypeContext type_scratch_;
-  const Type *long_t_ = type_scratch_.long_t();
+  // The C type of a closure's task id: only the kind matters here.
+  const Type long_t_storage_{TypeKind::Long};
+  const Type *long_t_ = &long_t_storage_;
 };
 
 

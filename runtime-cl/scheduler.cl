@@ -332,13 +332,6 @@ void kite_finish(kite_ctx *c, int rec) {
   }
 }
 
-/* A map iteration's record starts as a copy of the one that started the map. */
-void kite_copy_record(kite_ctx *c, int to, int from, int words) {
-  kite_rec t = KITE_REC(c, to);
-  kite_rec f = KITE_REC(c, from);
-  for (int i = 0; i < words; ++i) t[i] = f[i];
-}
-
 /* ---- The heap -------------------------------------------------------------- */
 
 #define KITE_HEAP_CHUNK 4096L
