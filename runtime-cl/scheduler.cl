@@ -17,7 +17,9 @@
  * task a block spawns or the first continuation a finished task makes ready
  * runs next on the same worker without touching the deque, so a chain of
  * calls runs depth-first; everything else is pushed at the bottom of the
- * worker's deque, where idle workers steal it from the top.
+ * worker's deque, where idle workers steal it from the top (a random victim
+ * each try; on CPUs an idle worker backs off between tries, see
+ * KITE_MAX_BACKOFF).
  *
  * The deque is Chase and Lev's: the owner pushes and pops at the bottom
  * without atomics except when it takes the last entry; thieves take the top
