@@ -1,4 +1,4 @@
-#include "common.h"
+#include "nqueens.h"
 
 // One task per free column of this row (as Kite's map), then a taskwait.
 int solve(int n, int cols, int left, int right) {
@@ -6,15 +6,13 @@ int solve(int n, int cols, int left, int right) {
   int counts[32] = {};
   for (int i = 0; i < n; i++) {
     int bit = 1 << i;
-    if (!(cols & bit) && !(left & bit) && !(right & bit)) {
+    if (column_free(cols, left, right, bit)) {
 #pragma omp task shared(counts)
       counts[i] = solve(n, cols | bit, (left | bit) << 1, (right | bit) >> 1);
     }
   }
 #pragma omp taskwait
-  int total = 0;
-  for (int i = 0; i < n; i++) total += counts[i];
-  return total;
+  return sum_counts(counts, n);
 }
 
 int main(int argc, char **argv) {

@@ -1,4 +1,4 @@
-#include "common.h"
+#include "nqueens.h"
 
 // Same algorithm as examples/nqueens.kite: rows filled one at a time, the
 // board as three bitmasks, one count per column of this row, then summed.
@@ -7,12 +7,10 @@ int solve(int n, int cols, int left, int right) {
   int counts[32] = {};
   for (int i = 0; i < n; i++) {
     int bit = 1 << i;
-    if (!(cols & bit) && !(left & bit) && !(right & bit))
+    if (column_free(cols, left, right, bit))
       counts[i] = solve(n, cols | bit, (left | bit) << 1, (right | bit) >> 1);
   }
-  int total = 0;
-  for (int i = 0; i < n; i++) total += counts[i];
-  return total;
+  return sum_counts(counts, n);
 }
 
 int main(int argc, char **argv) {

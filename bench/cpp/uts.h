@@ -9,3 +9,25 @@ inline int64_t child(int64_t s, int i) { return kite_hash(s + i + 1); }
 inline bool has_children(int64_t s, int q) {
   return (kite_hash(s) & 0x7fffffff) % 1000000 < q;
 }
+
+// Each peer defines how the children of a node are counted (in parallel or
+// not); the rest of the tree walk is shared.
+long children(int64_t s, int k, int m, int q);
+
+inline long node(int64_t s, int m, int q) {
+  return has_children(s, q) ? children(s, m, m, q) : 1;
+}
+
+// The node itself plus its children's subtree counts.
+inline long subtree_total(const std::vector<long> &counts) {
+  long total = 1;
+  for (long c : counts) total += c;
+  return total;
+}
+
+struct UtsArgs {
+  int b0, m, q;
+};
+inline UtsArgs uts_args(int argc, char **argv) {
+  return {arg(argc, argv, 1, 2000), arg(argc, argv, 2, 8), arg(argc, argv, 3, 124875)};
+}

@@ -1,7 +1,5 @@
 #include "uts.h"
 
-long node(int64_t s, int m, int q);
-
 // One task per child (as Kite's map), a taskwait, then the sum.
 long children(int64_t s, int k, int m, int q) {
   std::vector<long> counts(k);
@@ -10,23 +8,16 @@ long children(int64_t s, int k, int m, int q) {
     counts[i] = node(child(s, i), m, q);
   }
 #pragma omp taskwait
-  long total = 1;
-  for (long c : counts) total += c;
-  return total;
-}
-
-long node(int64_t s, int m, int q) {
-  return has_children(s, q) ? children(s, m, m, q) : 1;
+  return subtree_total(counts);
 }
 
 int main(int argc, char **argv) {
-  int b0 = arg(argc, argv, 1, 2000), m = arg(argc, argv, 2, 8),
-      q = arg(argc, argv, 3, 124875);
+  UtsArgs a = uts_args(argc, argv);
   std::printf("%ld\n", timed([&] {
     long r;
 #pragma omp parallel
 #pragma omp single
-    r = children(0, b0, m, q);
+    r = children(0, a.b0, a.m, a.q);
     return r;
   }));
 }

@@ -1,8 +1,6 @@
 #include "uts.h"
 #include <tbb/task_group.h>
 
-long node(int64_t s, int m, int q);
-
 // One task per child (as Kite's map), a wait, then the sum.
 long children(int64_t s, int k, int m, int q) {
   std::vector<long> counts(k);
@@ -10,17 +8,10 @@ long children(int64_t s, int k, int m, int q) {
   for (int i = 0; i < k; i++)
     g.run([=, &counts] { counts[i] = node(child(s, i), m, q); });
   g.wait();
-  long total = 1;
-  for (long c : counts) total += c;
-  return total;
-}
-
-long node(int64_t s, int m, int q) {
-  return has_children(s, q) ? children(s, m, m, q) : 1;
+  return subtree_total(counts);
 }
 
 int main(int argc, char **argv) {
-  int b0 = arg(argc, argv, 1, 2000), m = arg(argc, argv, 2, 8),
-      q = arg(argc, argv, 3, 124875);
-  std::printf("%ld\n", timed([&] { return children(0, b0, m, q); }));
+  UtsArgs a = uts_args(argc, argv);
+  std::printf("%ld\n", timed([&] { return children(0, a.b0, a.m, a.q); }));
 }

@@ -6,11 +6,8 @@
 __kernel void kite_uber(KITE_TEST_ARGS) {
   if (kite_test_probe(ctl, params)) return;
   if (get_global_id(0) != 0) return;
+  kite_test_print_string(ctl, params, printbuf, 0);
   int at = kite_test_reserve(ctl, params, 1);
-  printbuf[at] = 1;
-  printbuf[at + 1] = KITE_PRINT_STRING;
-  printbuf[at + 2] = 0;
-  at = kite_test_reserve(ctl, params, 1);
   printbuf[at] = 1;
   printbuf[at + 1] = KITE_PRINT_STRING;
   printbuf[at + 2] = 3;

@@ -10,10 +10,7 @@
 __kernel void kite_uber(KITE_TEST_ARGS) {
   if (kite_test_probe(ctl, params)) return;
   if (get_global_id(0) != 0) return;
-  int at = kite_test_reserve(ctl, params, 1);
-  printbuf[at] = 1;
-  printbuf[at + 1] = KITE_PRINT_STRING;
-  printbuf[at + 2] = 0;
+  kite_test_print_string(ctl, params, printbuf, 0);
   int code = (int)ctl64[KITE_CTL64_ARGS];
   if (code != 0) {
     ctl[KITE_CTL_ERROR] = code;

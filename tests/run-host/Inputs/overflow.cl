@@ -6,10 +6,7 @@
 __kernel void kite_uber(KITE_TEST_ARGS) {
   if (kite_test_probe(ctl, params)) return;
   if (get_global_id(0) != 0) return;
-  int at = kite_test_reserve(ctl, params, 1);
-  printbuf[at] = 1;
-  printbuf[at + 1] = KITE_PRINT_STRING;
-  printbuf[at + 2] = 0;
+  kite_test_print_string(ctl, params, printbuf, 0);
   printbuf[3] = params[KITE_PARAM_PRINT_CAP];  /* a reservation never written */
   ctl[KITE_CTL_PRINT_HEAD] = params[KITE_PARAM_PRINT_CAP] + 10;
   ctl[KITE_CTL_DONE] = 1;

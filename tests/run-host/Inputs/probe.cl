@@ -29,3 +29,13 @@ static int kite_test_reserve(__global int *ctl, __global int *params, int n) {
   if (at + 1 + 2 * n > ctl[KITE_CTL_PRINT_LIMIT]) ctl[KITE_CTL_YIELD] = 1;
   return at;
 }
+
+/* Prints one record holding string `id` of the artifact's table. */
+static void kite_test_print_string(__global int *ctl, __global int *params,
+                                   __global long *printbuf, int id) {
+  int at = kite_test_reserve(ctl, params, 1);
+  if (at < 0) return;
+  printbuf[at] = 1;
+  printbuf[at + 1] = KITE_PRINT_STRING;
+  printbuf[at + 2] = id;
+}
