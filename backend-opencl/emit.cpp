@@ -440,13 +440,14 @@ class Emitter {
     const Expr &call = *op.stmt->expr;
     const cps::NodeInfo &info = p_.nodes[op.node];
     std::string args = expr(*call.children[0]) + ", " + std::to_string(site(call.loc)) + ", ";
-    args += op.tail ? "f[0]" : fmt::format("KITE_LINK(rec, {})", op.node);
+    args += op.tail ? "f[0]" : link(op);
     for (size_t i = 1; i < call.children.size(); ++i) args += ", " + expr(*call.children[i]);
     std::string fn = dispatcher(call.children[0]->type->forced());
     line(s, ind, fmt::format("{{ /* {} */", ntg::to_kite(*op.stmt)));
     if (info.detached_from >= 0)
       line(s, ind + 2, fmt::format("atomic_inc(KITE_COUNTER(f, {}));", info.detached_slot));
     line(s, ind + 2, fmt::format("{}(c, {});", fn, args));
+    if (p_.nodes[op.node].direct) line(s, ind + 2, "spawned += 1;");
     if (op.tail) {
       line(s, ind + 2, "kite_free(c, rec);");
       line(s, ind + 2, "return;");
@@ -485,10 +486,20 @@ class Emitter {
       line(s, ind, "}");
       return;
     }
-    line(s, ind + 4, fmt::format("cf[0] = KITE_LINK(rec, {});", op.node));
+    line(s, ind + 4, fmt::format("cf[0] = {};", link(op)));
     line(s, ind + 4, fmt::format("kite_ready(c, ch, {});", p_.blocks[ct.entry_block].code));
+    if (p_.nodes[op.node].direct) line(s, ind + 4, "spawned += 1;");
     line(s, ind + 2, "}");
     line(s, ind, "}");
+  }
+
+  // Where a call's result goes: node `op.node` of this record; in a direct
+  // map, with the iteration's place in its chunk above KITE_NODE_SHIFT.
+  std::string link(const cps::Op &op) {
+    if (!p_.nodes[op.node].direct) return fmt::format("KITE_LINK(rec, {})", op.node);
+    const cps::Graph &g = p_.graphs[p_.nodes[op.node].graph];
+    return fmt::format("KITE_LINK(rec, {} + (({} - lo) << KITE_NODE_SHIFT))", op.node,
+                       fmt::format("KITE_I(f, {})", p_.tasks[task_].var_slot[g.index_var]));
   }
 
   void emit_graph_start(int graph, std::ostream &s, int ind) {
@@ -677,7 +688,9 @@ class Emitter {
     line(s, 4, "c->n_conts += 1;");
     line(s, 4, fmt::format("int lo = KITE_I(f, {}), hi = KITE_I(f, {});", op.lo_slot, op.hi_slot));
     line(s, 4, fmt::format("while (hi - lo > {}) {{",
-                           op.chunked ? "KITE_MAP_CHUNK" : "KITE_MAP_CALL_CHUNK"));
+                           op.chunked  ? "KITE_MAP_CHUNK"
+                           : op.direct ? "KITE_MAP_SPAWN_CHUNK"
+                                       : "KITE_MAP_CALL_CHUNK"));
     line(s, 6, "int mid = lo + (hi - lo) / 2;");
     line(s, 6, fmt::format("int ch = kite_alloc(c, {});", site(op.stmt->loc)));
     line(s, 6, "if (ch < 0) return;");
@@ -704,6 +717,31 @@ class Emitter {
                              op.counter_slot));
       line(s, 6, "KITE_FENCE();");
       line(s, 6, fmt::format("int d = kite_signal(c, parent, {}, 0, -1);", op.node));
+      line(s, 6, "if (d >= 0) kite_finish(c, d);");
+      line(s, 4, "}");
+      return;
+    }
+    if (op.direct) {
+      // The iterations of this chunk inline; their calls' results go to
+      // their elements. The record's counter starts high and comes down by
+      // one per returning call; after the loop it comes down by the rest,
+      // so whoever brings it to zero, a call or this block, ends the chunk.
+      const cps::Graph &g = p_.graphs[op.graphs[0]];
+      std::string i = slot(op.stmt->index_var.get());
+      line(s, 4, fmt::format("KITE_I(f, {}) = lo; KITE_I(f, {}) = hi;", op.lo_slot, op.hi_slot));
+      line(s, 4, fmt::format("*KITE_COUNTER(f, {}) = KITE_SPAWN_COUNT;", g.outstanding_slot));
+      line(s, 4, "int spawned = 0;");
+      line(s, 4, "KITE_FENCE();");
+      line(s, 4, fmt::format("for ({} = lo; {} < hi; {} += 1) {{", i, i, i));
+      emit_ops(op.inline_ops[0], s, 6);
+      line(s, 4, "}");
+      line(s, 4, "KITE_FENCE();");
+      line(s, 4, fmt::format("if (atomic_sub(KITE_COUNTER(f, {}), KITE_SPAWN_COUNT - spawned) == "
+                             "KITE_SPAWN_COUNT - spawned) {{",
+                             g.outstanding_slot));
+      // Every call has returned: end the chunk as a returning call would.
+      line(s, 6, fmt::format("*KITE_COUNTER(f, {}) = 1;", g.outstanding_slot));
+      line(s, 6, fmt::format("int d = kite_signal(c, rec, -1, 0, {});", g.id));
       line(s, 6, "if (d >= 0) kite_finish(c, d);");
       line(s, 4, "}");
       return;
@@ -761,6 +799,9 @@ class Emitter {
     s << "int kite_signal(kite_ctx *c, int rec, int node, long bits, int graph) {\n";
     s << "  kite_rec f = KITE_REC(c, rec);\n";
     s << "  (void)bits;\n";
+    s << "  int j = 0; /* a direct map's call: its iteration in the chunk */\n";
+    s << "  if (node >= (1 << KITE_NODE_SHIFT)) { j = node >> KITE_NODE_SHIFT; node &= (1 << KITE_NODE_SHIFT) - 1; }\n";
+    s << "  (void)j;\n";
     s << "  for (;;) {\n    switch (node) {\n";
     for (size_t n = 0; n < p_.nodes.size(); ++n) {
       const cps::NodeInfo &info = p_.nodes[n];
@@ -774,6 +815,22 @@ class Emitter {
       if (info.graph < 0) continue;
       task_ = p_.graphs[info.graph].task;
       s << fmt::format("    case {}:\n", n);
+      if (info.direct) {
+        // A call of a direct map's chunk: j is its iteration's place there.
+        const cps::Graph &g = p_.graphs[info.graph];
+        if (info.store) {
+          const Stmt &loop = *info.store->target->var->alias_of;
+          const Type *elem = info.store->target->var->type;
+          line(s, 6, fmt::format("{} = {};",
+                                 element(elem, slot(loop.coll_var.get()),
+                                         fmt::format("KITE_I(f, {}) + j", g.lo_slot), loop.loc),
+                                 from_bits(elem, "bits")));
+        }
+        line(s, 6, "KITE_FENCE();");
+        line(s, 6, fmt::format("graph = {};", info.graph));
+        line(s, 6, "break;");
+        continue;
+      }
       if (info.target) {
         line(s, 6, slot(info.target) + " = " + from_bits(info.target->type, "bits") + ";");
         line(s, 6, "KITE_FENCE();");
@@ -803,23 +860,30 @@ class Emitter {
         case cps::GraphEnd::LoopStep:
           line(s, 6, fmt::format("kite_ready(c, rec, {}); return -1;", p_.blocks[g.end_block].code));
           break;
+        case cps::GraphEnd::Chunk: emit_record_done(g, s); break;
         case cps::GraphEnd::Iteration: {
           std::string index =
               fmt::format("KITE_I(f, {})", p_.tasks[g.task].var_slot[g.index_var]);
           line(s, 6, fmt::format("if ({} + 1 < KITE_I(f, {})) {{ kite_ready(c, rec, {}); return -1; }}",
                                  index, g.hi_slot, p_.blocks[g.end_block].code));
-          line(s, 6, fmt::format("{{ int n = KITE_I(f, {}) - KITE_I(f, {});", g.hi_slot, g.lo_slot));
-          line(s, 8, "int parent = (int)(f[0] & 0xffffffffL);");
-          line(s, 8, "kite_free(c, rec);");
-          line(s, 8, "rec = parent; f = KITE_REC(c, rec);");
-          line(s, 8, fmt::format("if (atomic_sub(KITE_COUNTER(f, {}), n) != n) return -1;", g.end_slot));
-          line(s, 8, "KITE_FENCE();");
-          line(s, 8, fmt::format("node = {}; graph = -1; continue; }}", g.end_node));
+          emit_record_done(g, s);
           break;
         }
       }
     }
     s << "    default: return -1;\n    }\n  }\n}\n\n";
+  }
+
+  // A map's record has run its iterations: free it and count them off the
+  // parent's; the last makes the map node happen there.
+  void emit_record_done(const cps::Graph &g, std::ostream &s) {
+    line(s, 6, fmt::format("{{ int n = KITE_I(f, {}) - KITE_I(f, {});", g.hi_slot, g.lo_slot));
+    line(s, 8, "int parent = (int)(f[0] & 0xffffffffL);");
+    line(s, 8, "kite_free(c, rec);");
+    line(s, 8, "rec = parent; f = KITE_REC(c, rec);");
+    line(s, 8, fmt::format("if (atomic_sub(KITE_COUNTER(f, {}), n) != n) return -1;", g.end_slot));
+    line(s, 8, "KITE_FENCE();");
+    line(s, 8, fmt::format("node = {}; graph = -1; continue; }}", g.end_node));
   }
 
   void emit_start(std::ostream &s) {
@@ -873,7 +937,11 @@ Artifact emit_opencl(const cps::Program &program, const ast::Program &ast,
   Emitter e(program, ast, a, options);
   std::string generated = e.run();
   a.frame_words = program.frame_words;
-  a.opencl = fmt::format("#define KITE_FRAME_WORDS {}\n", program.frame_words) + kRuntimeSource +
+  int node_shift = 1;
+  while ((size_t(1) << node_shift) <= program.nodes.size()) ++node_shift;
+  a.opencl = fmt::format("#define KITE_FRAME_WORDS {}\n#define KITE_NODE_SHIFT {}\n",
+                         program.frame_words, node_shift) +
+             kRuntimeSource +
              "\n" + generated;
   return a;
 }

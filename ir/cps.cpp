@@ -154,6 +154,163 @@ class Lowering {
     return out;
   }
 
+  // A map body is *direct* when all it does with the results of its calls
+  // is to store them in the iteration's element (`c <- f(...)`, which ANF
+  // writes `t <- f(...); c <- t`): nothing in the iteration waits for a
+  // call, so a record can run many iterations inline, each call's result
+  // going from the callee straight to its element, and the record counts
+  // only the calls still running (N-queens' and UTS's maps).
+  struct DirectScan {
+    int elem = -1;
+    std::set<int> targets;  // the calls' temporaries, in scope
+    std::map<int, int> spawn_of_target;  // temporary -> the node of its call
+  };
+
+  static bool mentions(const ast::Expr &e, const DirectScan &scan) {
+    if (e.var && (e.var->id == scan.elem || scan.targets.count(e.var->id))) return true;
+    for (auto &c : e.children)
+      if (c && mentions(*c, scan)) return true;
+    return false;
+  }
+
+  // Converts graph g of a map body to inline ops; false if it is not direct.
+  // `stores` counts the element stores on g's longest path (at most 1 keeps
+  // every element written once, by one call).
+  bool direct_ops(const ntg::Graph &g, DirectScan &scan, int body, std::vector<Op> &ops,
+                  int &stores) {
+    stores = 0;
+    std::set<int> has_successor;
+    for (auto [from, to] : g.edges) has_successor.insert(from);
+    auto touches = [&](const ntg::Dep &d, bool elem) {
+      for (int v : d.x)
+        if (scan.targets.count(v) || (elem && v == scan.elem)) return true;
+      for (int v : d.y)
+        if (scan.targets.count(v) || (elem && v == scan.elem)) return true;
+      return false;
+    };
+    std::set<int> local_targets;
+    for (size_t i = 0; i < g.nodes.size(); ++i) {
+      const ntg::Node &n = *g.nodes[i];
+      const ast::Stmt &st = *n.stmt;
+      Op op;
+      op.stmt = n.stmt;
+      if (n.kind == ntg::NodeKind::Stmt && n.spawns) {
+        if (n.tail_call) return false;
+        NodeInfo &info = p_.nodes[n.id];
+        if (st.kind == ast::StmtKind::Assign) {
+          if (st.target->kind != ast::ExprKind::Name || !st.target->var) return false;
+          int t = st.target->var->id;
+          if (scan.targets.count(t) || t == scan.elem) return false;
+          // The arguments may not read an earlier call's result.
+          for (int v : n.dep.x)
+            if (scan.targets.count(v) || v == scan.elem) return false;
+          scan.targets.insert(t);
+          local_targets.insert(t);
+          scan.spawn_of_target[t] = n.id;
+        } else if (st.kind != ast::StmtKind::ExprStmt || touches(n.dep, true)) {
+          return false;
+        }
+        op.kind = OpKind::Spawn;
+        op.node = n.id;
+        op.parallel = true;
+        info.graph = body;
+        info.direct = true;
+        ops.push_back(std::move(op));
+        continue;
+      }
+      if (n.kind == ntg::NodeKind::Stmt && st.kind == ast::StmtKind::Assign &&
+          st.target->kind == ast::ExprKind::Name && st.target->var &&
+          st.target->var->id == scan.elem && st.expr->kind == ast::ExprKind::Name &&
+          st.expr->var && local_targets.count(st.expr->var->id)) {
+        // `c <- t`: done by t's call when its result arrives.
+        int t = st.expr->var->id;
+        NodeInfo &info = p_.nodes[scan.spawn_of_target[t]];
+        if (info.store || has_successor.count(int(i))) return false;
+        info.store = n.stmt;
+        stores += 1;
+        continue;
+      }
+      if (n.kind == ntg::NodeKind::If || n.kind == ntg::NodeKind::Case) {
+        // The condition may not read a call's result or the element; the
+        // branches are direct themselves.
+        if (st.expr && mentions(*st.expr, scan)) return false;
+        op.kind = n.kind == ntg::NodeKind::If ? OpKind::If : OpKind::Case;
+        int most = 0;
+        for (auto &sub : n.graphs) {
+          std::vector<Op> part;
+          int sub_stores = 0;
+          if (!direct_ops(*sub, scan, body, part, sub_stores)) return false;
+          most = std::max(most, sub_stores);
+          op.inline_ops.push_back(std::move(part));
+        }
+        stores += most;
+        ops.push_back(std::move(op));
+        continue;
+      }
+      // Anything else runs inline and may not touch a result or the element.
+      if (n.parallel() || touches(n.dep, true)) return false;
+      ops.push_back(make_op(n));
+    }
+    // Every call's result must be stored (or be dropped by an expression
+    // statement), and nothing may wait for a call.
+    for (size_t i = 0; i < g.nodes.size(); ++i) {
+      const ntg::Node &n = *g.nodes[i];
+      if (!n.spawns) continue;
+      if (has_successor.count(int(i))) {
+        for (auto [from, to] : g.edges)
+          if (from == int(i) && !(g.nodes[to]->stmt->kind == ast::StmtKind::Assign &&
+                                  p_.nodes[n.id].store == g.nodes[to]->stmt))
+            return false;
+      }
+      if (n.stmt->kind == ast::StmtKind::Assign && !p_.nodes[n.id].store) return false;
+    }
+    for (int t : local_targets) scan.targets.erase(t);
+    return true;
+  }
+
+  bool lower_direct_map(const ntg::Node &node, Op &op) {
+    const ntg::Graph &g = *node.graphs[0];
+    const ast::Stmt &st = *node.stmt;
+    if (g.dep.arrow == ntg::Arrow::Seq) return false;  // no calls: a chunked map
+    // A call's link holds its node and its iteration's place in the chunk.
+    if (p_.nodes.size() >= (size_t(1) << 24)) return false;
+    if (st.coll_var->type->kind != TypeKind::Array) return false;
+    DirectScan scan;
+    scan.elem = st.elem_var->id;
+    std::vector<Op> ops;
+    int stores = 0;
+    std::vector<NodeInfo> saved = p_.nodes;
+    if (!direct_ops(g, scan, g.id, ops, stores) || stores > 1) {
+      p_.nodes = std::move(saved);
+      return false;
+    }
+    Graph &bg = p_.graphs[g.id];
+    bg.id = g.id;
+    bg.task = task_;
+    bg.outstanding_slot = next_slot_++;
+    bg.outstanding_init = 0;
+    for (const NodeInfo &info : p_.nodes) bg.outstanding_init += info.graph == g.id;
+    bg.end = GraphEnd::Chunk;
+    bg.end_node = node.id;
+    bg.end_slot = op.counter_slot;
+    bg.lo_slot = op.lo_slot;
+    bg.hi_slot = op.hi_slot;
+    bg.index_var = st.index_var->id;
+    op.direct = true;
+    op.graphs = {g.id};
+    op.inline_ops.push_back(std::move(ops));
+    int split = new_block(g.id, BlockKind::Split);
+    p_.blocks[split].code = p_.num_codes++;
+    op.split_block = split;
+    std::set<int> vars(g.dep.x.begin(), g.dep.x.end());
+    vars.erase(st.elem_var->id);
+    vars.erase(st.index_var->id);
+    vars.insert(st.coll_var->id);
+    op.copy_vars.assign(vars.begin(), vars.end());
+    p_.blocks[split].loop = op;
+    return true;
+  }
+
   std::vector<Op> inline_ops(const ntg::Graph &g) {
     std::vector<Op> ops;
     for (auto &n : g.nodes) ops.push_back(make_op(*n));
@@ -226,6 +383,7 @@ class Lowering {
         op.counter_slot = next_slot_++;
         op.lo_slot = next_slot_++;
         op.hi_slot = next_slot_++;
+        if (lower_direct_map(node, op)) return op;
         int body = lower_graph(*node.graphs[0]);
         int split = new_block(body, BlockKind::Split);
         p_.blocks[split].code = p_.num_codes++;
@@ -338,6 +496,7 @@ void dump(const Program &p, std::ostream &out) {
         case GraphEnd::StartNext: out << ", then starts b" << g.end_block; break;
         case GraphEnd::LoopStep: out << ", then steps its loop (b" << g.end_block << ")"; break;
         case GraphEnd::Iteration: out << ", finishes one iteration of n" << g.end_node; break;
+        case GraphEnd::Chunk: out << ", the calls of a chunk of iterations of n" << g.end_node; break;
       }
       out << "\n";
       for (const Block &loop_block : p.blocks) {
@@ -345,7 +504,10 @@ void dump(const Program &p, std::ostream &out) {
         out << "    block b" << loop_block.id << " (code " << loop_block.code << ") "
             << (loop_block.kind == BlockKind::Split ? "splits iterations" : "next iteration")
             << " of n" << loop_block.loop.node
-            << (loop_block.loop.chunked ? ", runs them in chunks" : "") << "\n";
+            << (loop_block.loop.chunked ? ", runs them in chunks" : "")
+            << (loop_block.loop.direct ? ", runs them in chunks, results straight to elements" : "")
+            << "\n";
+        if (loop_block.loop.direct) dump_ops(loop_block.loop.inline_ops[0], 6, out);
       }
       for (int b : g.blocks) {
         const Block &blk = p.blocks[b];

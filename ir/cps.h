@@ -47,6 +47,8 @@ struct Op {
   int lo_slot = -1, hi_slot = -1;  // Map: the iterations a record covers
   std::vector<int> copy_vars;  // Map: variables an iteration's record needs from its parent's
   bool chunked = false;  // Map whose body calls no task: records run chunks of iterations
+  bool direct = false;   // Map whose calls store their results straight into the element:
+                         // records run chunks of iterations, spawning as they go
 };
 
 enum class BlockKind {
@@ -83,6 +85,10 @@ enum class GraphEnd {
               // next; after the last, free the record and count its
               // iterations off the parent record's `end_slot`, the last of
               // which makes node `end_node` happen there
+  Chunk,      // a direct map's body: a record runs iterations lo .. hi - 1
+              // inline, each call's result going straight to its element;
+              // when the record's calls have all returned it ends as an
+              // Iteration graph's last iteration does
 };
 
 struct Graph {
@@ -107,6 +113,10 @@ struct NodeInfo {  // a parallel node: a Spawn or a parallel If
   // is *detached*: the next iteration does not wait for it, the loop does.
   int detached_from = -1;  // the for node it reports to
   int detached_slot = -1;  // the for node's counter
+  // A call in a direct map's body: its result is stored by `store`
+  // (`c <- t`, c the map's element) when it arrives; null: dropped.
+  const ast::Stmt *store = nullptr;
+  bool direct = false;
 };
 
 struct Task {

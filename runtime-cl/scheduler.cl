@@ -78,6 +78,13 @@
 #else
 #define KITE_MAX_BACKOFF 0
 #endif
+/* A direct map (one whose calls' results go straight to its elements) runs
+ * up to this many iterations per record, spawning their calls as it goes;
+ * the calls' links carry their iteration's place in the chunk above the node
+ * (KITE_NODE_SHIFT + 6 bits < 31). The record's counter starts at
+ * KITE_SPAWN_COUNT, more than a chunk can spawn. */
+#define KITE_MAP_SPAWN_CHUNK 64
+#define KITE_SPAWN_COUNT (1 << 30)
 #define KITE_NONE (-1L)
 
 /* Records and the heap: `volatile` on GPUs, where it keeps loads out of the

@@ -58,7 +58,11 @@ double ms_since(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-constexpr uint32_t kDefaultDequeCap = 8192;
+// Entries per worker's deque. A map spawns its calls as it goes, so a deep
+// recursion leaves a few entries per level; a CPU has few workers and can
+// give each room for thousands of levels, a GPU's thousands get less each.
+constexpr uint32_t kDefaultDequeCapCpu = 65536;
+constexpr uint32_t kDefaultDequeCapGpu = 8192;
 constexpr uint64_t kDefaultPrintBytes = 8ull << 20;  // 1 Mi longs, or more for many workers
 // Half the print buffer is headroom for the prints in flight when one passes
 // the limit: at least this many longs per worker (a print of 31 items).
@@ -76,7 +80,7 @@ struct Options {
   bool no_cache = false;
   bool probe = false;
   std::optional<uint64_t> records;
-  uint64_t deque = kDefaultDequeCap;
+  std::optional<uint64_t> deque;
   std::optional<uint64_t> workers;
   std::optional<std::string> print_bytes;
   std::optional<std::string> heap;  // --heap as written: 512M
@@ -161,8 +165,9 @@ std::optional<int> parse_command_line(int argc, char **argv, Options &o) {
   app.add_option("--records", o.records,
                  "Records in the task record pool (default: as many as fit in 1/4 of device "
                  "memory, at most 1 GiB)");
-  app.add_option("--deque", o.deque, "Entries per worker's task deque, a power of two")
-      ->default_val(kDefaultDequeCap);
+  app.add_option("--deque", o.deque,
+                 "Entries per worker's task deque, a power of two (default: 65536 on a CPU, "
+                 "8192 on a GPU)");
   app.add_option("--workers", o.workers,
                  "Workers (work-groups) to launch, instead of the measured number");
   app.add_option("--print-buffer", o.print_bytes,
@@ -248,8 +253,8 @@ void check_options(const Options &o) {
   if (o.records && (*o.records < 1 || *o.records > kIntMax)) {
     throw RunError(fmt::format("--records must be between 1 and {}", kIntMax));
   }
-  if (o.deque < 2 || o.deque > (1u << 30) || (o.deque & (o.deque - 1)) != 0) {
-    throw RunError(fmt::format("--deque must be a power of two, not {}", o.deque));
+  if (o.deque && (*o.deque < 2 || *o.deque > (1u << 30) || (*o.deque & (*o.deque - 1)) != 0)) {
+    throw RunError(fmt::format("--deque must be a power of two, not {}", *o.deque));
   }
   if (o.workers && (*o.workers < 1 || *o.workers > (1u << 24))) {
     throw RunError("--workers must be between 1 and 16777216");
@@ -270,7 +275,8 @@ RunShape choose_shape(const Options &o, const Device &device, const Artifact &ar
     uint64_t budget = std::min({device.global_mem / 4, uint64_t(device.max_alloc), kMaxPoolBytes});
     s.num_frames = static_cast<uint32_t>(std::clamp<uint64_t>(budget / frame_bytes, 1, kIntMax));
   }
-  s.deque_cap = static_cast<uint32_t>(o.deque);
+  s.deque_cap = static_cast<uint32_t>(
+      o.deque.value_or(device.is_cpu() ? kDefaultDequeCapCpu : kDefaultDequeCapGpu));
   const uint64_t least_cap = 2 * kHeadroomPerWorker * workers;
   uint64_t print_cap = std::max(kDefaultPrintBytes / sizeof(int64_t), least_cap);
   if (o.print_bytes) {
