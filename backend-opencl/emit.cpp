@@ -449,6 +449,7 @@ class Emitter {
     line(s, ind + 2, fmt::format("{}(c, {});", fn, args));
     if (p_.nodes[op.node].direct) line(s, ind + 2, "spawned += 1;");
     if (op.tail) {
+      emit_free_arrays(s, ind + 2);
       line(s, ind + 2, "kite_free(c, rec);");
       line(s, ind + 2, "return;");
     }
@@ -479,6 +480,7 @@ class Emitter {
       // Everything else in this task has happened: the callee answers this
       // task's caller, and this record is free from now on.
       line(s, ind + 4, "cf[0] = f[0];");
+      emit_free_arrays(s, ind + 4);
       line(s, ind + 4, "kite_free(c, rec);");
       line(s, ind + 4, fmt::format("kite_ready(c, ch, {});", p_.blocks[ct.entry_block].code));
       line(s, ind + 2, "}");
@@ -491,6 +493,14 @@ class Emitter {
     if (p_.nodes[op.node].direct) line(s, ind + 4, "spawned += 1;");
     line(s, ind + 2, "}");
     line(s, ind, "}");
+  }
+
+  // The task is finished (or has handed its end to a tail call): the
+  // arrays only it used go back to the heap.
+  void emit_free_arrays(std::ostream &s, int ind) {
+    for (const VarDecl *v : p_.tasks[task_].local_arrays)
+      line(s, ind, fmt::format("kite_free_array(c, {}, {});", slot(v),
+                               is_wide(v->type->forced()->elem) ? 8 : 4));
   }
 
   // Where a call's result goes: node `op.node` of this record; in a direct
@@ -781,7 +791,10 @@ class Emitter {
       } else if (b.kind == cps::BlockKind::Next) {
         emit_next_iteration(b, s);
       } else {
-        if (task_entry) line(s, 4, "c->n_tasks += 1;");
+        if (task_entry) {
+          line(s, 4, "c->n_tasks += 1;");
+          for (const VarDecl *v : p_.tasks[task_].local_arrays) line(s, 4, slot(v) + " = 0;");
+        }
         else line(s, 4, "c->n_conts += 1;");
         if (task_entry || b.starts_graph) emit_graph_start(b.graph, s, 4);
         emit_ops(b.ops, s, 4);
@@ -852,7 +865,11 @@ class Emitter {
                              g.outstanding_slot));
       line(s, 6, "KITE_FENCE();");
       switch (g.end) {
-        case cps::GraphEnd::Task: line(s, 6, "return rec; /* the task's body is done */"); break;
+        case cps::GraphEnd::Task:
+          task_ = g.task;
+          emit_free_arrays(s, 6);
+          line(s, 6, "return rec; /* the task's body is done */");
+          break;
         case cps::GraphEnd::Node:
           line(s, 6, fmt::format("node = {}; graph = -1; continue;", g.end_node));
           break;

@@ -1,5 +1,7 @@
 #include "ir/cps.h"
 
+#include "frontend/check.h"
+
 #include <map>
 #include <ostream>
 #include <set>
@@ -7,6 +9,95 @@
 namespace kite::cps {
 
 namespace {
+
+// Finds the arrays of a task that never leave it (Task::local_arrays).
+class LocalArrays {
+ public:
+  std::vector<const ast::VarDecl *> find(const ast::TaskDecl &t) {
+    visit(t.body, false);
+    std::vector<const ast::VarDecl *> out;
+    for (const ast::VarDecl *v : candidates_)
+      if (!escapes_.count(v)) out.push_back(v);
+    return out;
+  }
+
+ private:
+  void visit(const ast::StmtList &list, bool in_loop) {
+    for (auto &st : list) visit(*st, in_loop);
+  }
+
+  void visit(const ast::Stmt &st, bool in_loop) {
+    using ast::StmtKind;
+    if (st.kind == StmtKind::Decl && st.vars.size() == 1 && st.expr &&
+        st.expr->kind == ast::ExprKind::New && st.expr->children.size() == 1 && !in_loop)
+      candidates_.push_back(st.vars[0].get());
+    if (st.kind == StmtKind::Assign && st.target->kind == ast::ExprKind::Name)
+      escapes_.insert(st.target->var);
+    if (st.target) use(*st.target);
+    bool loop = st.kind == StmtKind::For || st.kind == StmtKind::Map;
+    if (st.expr) {
+      if (loop && st.expr->kind == ast::ExprKind::Name) {
+        // The loop's collection: its elements are used in the body.
+      } else {
+        use(*st.expr);
+      }
+    }
+    visit(st.body, in_loop || loop);
+    visit(st.else_body, in_loop || loop);
+    for (auto &b : st.branches) visit(b.body, in_loop);
+  }
+
+  // Any use of a name other than those below lets the array escape.
+  void use(const ast::Expr &e) {
+    using ast::ExprKind;
+    if (e.kind == ExprKind::Name) {
+      if (e.var) escapes_.insert(e.var);
+      return;
+    }
+    if (e.kind == ExprKind::Index && e.children[0]->kind == ExprKind::Name) {
+      use(*e.children[1]);
+      return;
+    }
+    if (e.kind == ExprKind::Call && e.children[0]->kind == ExprKind::Name &&
+        (e.children[0]->builtin == int(Builtin::length_) ||
+         e.children[0]->builtin == int(Builtin::print_))) {
+      for (size_t i = 1; i < e.children.size(); ++i)
+        if (e.children[i]->kind != ExprKind::Name) use(*e.children[i]);
+      return;
+    }
+    for (auto &c : e.children)
+      if (c) use(*c);
+    for (auto &f : e.fields)
+      if (f.value) use(*f.value);
+    if (e.anon) escape_all(e.anon->body);
+  }
+
+  // Inside an anonymous task every mention escapes.
+  void escape_all(const ast::StmtList &list) {
+    for (auto &st : list) {
+      if (st->expr) escape_names(*st->expr);
+      if (st->target) escape_names(*st->target);
+      escape_all(st->body);
+      escape_all(st->else_body);
+      for (auto &b : st->branches) escape_all(b.body);
+    }
+  }
+  void escape_names(const ast::Expr &e) {
+    if (e.var) escapes_.insert(e.var);
+    for (auto &c : e.children)
+      if (c) escape_names(*c);
+    for (auto &f : e.fields)
+      if (f.value) escape_names(*f.value);
+    if (e.anon) escape_all(e.anon->body);
+  }
+
+  std::vector<const ast::VarDecl *> candidates_;
+  std::set<const ast::VarDecl *> escapes_;
+};
+
+std::vector<const ast::VarDecl *> local_arrays(const ast::TaskDecl &t) {
+  return LocalArrays().find(t);
+}
 
 class Lowering {
  public:
@@ -28,6 +119,7 @@ class Lowering {
     t.body_graph = g;
     t.entry_block = p_.graphs[g].entry_block;
     for (size_t v = 0; v < tg.vars.size(); ++v) t.var_slot.push_back(next_slot_++);
+    t.local_arrays = local_arrays(*tg.task);
     t.frame_words = next_slot_;
     p_.frame_words = std::max(p_.frame_words, next_slot_);
   }
@@ -485,7 +577,13 @@ Program lower(const ntg::Program &graphs) {
 void dump(const Program &p, std::ostream &out) {
   for (const Task &t : p.tasks) {
     out << "task " << t.decl->name << ": entry code " << p.blocks[t.entry_block].code << ", "
-        << t.frame_words << " record slots\n";
+        << t.frame_words << " record slots";
+    if (!t.local_arrays.empty()) {
+      out << ", frees";
+      for (const ast::VarDecl *v : t.local_arrays) out << " " << v->name;
+      out << " at its end";
+    }
+    out << "\n";
     for (const Graph &g : p.graphs) {
       if (g.task != int(&t - p.tasks.data())) continue;
       out << "  graph g" << g.id << ": waits for " << g.outstanding_init << " events (slot "

@@ -125,6 +125,10 @@ struct Task {
   int body_graph = -1;
   std::vector<int> var_slot;  // by variable id
   int frame_words = 0;
+  // Arrays the task makes (`a = new<t>(n)`, once, outside loops) and only
+  // indexes, loops over, measures and prints: nothing else can refer to
+  // them, so they are freed when the task finishes.
+  std::vector<const ast::VarDecl *> local_arrays;
 };
 
 // Record layout shared by every task (slots are longs).

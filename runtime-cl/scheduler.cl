@@ -55,6 +55,11 @@
 
 #define KITE_CHUNK 32
 
+/* Heap blocks of fewer longs than this that a task frees (kitec frees the
+ * arrays a task makes and keeps to itself when it ends) are kept on a
+ * per-worker list by size and reused by the next allocation of that size. */
+#define KITE_HEAP_CLASSES 64
+
 /* A map whose body calls no task gives each record up to this many
  * iterations to run one after another. */
 #define KITE_MAP_CHUNK 64
@@ -108,6 +113,7 @@ typedef struct {
   volatile __global long *ctl64;
   KITE_DATA __global long *heap;
   long heap_cur, heap_end; /* this worker's heap chunk: [cur, end) */
+  long heap_free[KITE_HEAP_CLASSES]; /* freed blocks of each size, in longs */
   int worker, num_workers, num_frames, deque_mask, print_cap;
   long next;      /* the entry in hand, or KITE_NONE */
   int free_head;  /* private free list of records, linked through slot 0 */
@@ -348,8 +354,17 @@ void kite_finish(kite_ctx *c, int rec) {
  * while the run stops: heap[2..8) is never allocated (kite_abi.h). */
 #define KITE_SCRATCH 2L
 
-/* `longs` zeroed longs of heap from this worker's chunk; 0 when exhausted. */
+/* `longs` zeroed longs of heap: a freed block of that size, or a new one
+ * from this worker's chunk; 0 when the heap is exhausted. */
 long kite_heap_alloc(kite_ctx *c, long longs, int site) {
+  if (longs < KITE_HEAP_CLASSES) {
+    long r = c->heap_free[longs];
+    if (r != 0) {
+      c->heap_free[longs] = c->heap[r];
+      for (long k = 0; k < longs; ++k) c->heap[r + k] = 0;
+      return r;
+    }
+  }
   if (c->heap_cur + longs > c->heap_end) {
     long size = max(longs, KITE_HEAP_CHUNK);
     long at = atom_add(&c->ctl64[KITE_CTL64_HEAP_BUMP], size);
@@ -377,6 +392,15 @@ long kite_new_array(kite_ctx *c, int n, int elem_bytes, int site) {
 }
 
 int kite_length(kite_ctx *c, long array) { return (int)c->heap[array]; }
+
+/* An array nothing refers to any more (0: none) goes back to this worker. */
+void kite_free_array(kite_ctx *c, long array, int elem_bytes) {
+  if (array == 0) return;
+  long longs = 1 + (c->heap[array] * elem_bytes + 7) / 8;
+  if (longs >= KITE_HEAP_CLASSES) return;
+  c->heap[array] = c->heap_free[longs];
+  c->heap_free[longs] = array;
+}
 
 /* The address of element i of `array`, checked against its length. */
 KITE_DATA __global void *kite_elem(kite_ctx *c, long array, int i, int elem_bytes, int site) {
@@ -480,6 +504,7 @@ __kernel void kite_uber(__global long *frames, __global long *deques, __global i
   c->ctl64 = ctl64;
   c->heap = heap;
   c->heap_cur = c->heap_end = 0;
+  for (int k = 0; k < KITE_HEAP_CLASSES; ++k) c->heap_free[k] = 0;
   c->worker = (int)get_global_id(0);
   c->num_workers = params[KITE_PARAM_NUM_WORKERS];
   c->num_frames = params[KITE_PARAM_NUM_FRAMES];
