@@ -465,6 +465,24 @@ class Emitter {
     const TaskDecl *callee = call.children[0]->task;
     const cps::Task &ct = p_.tasks[callee->id];
     line(s, ind, fmt::format("{{ /* {} */", ntg::to_kite(*op.stmt)));
+    if (op.tail) {
+      // Everything else in this task has happened: the callee takes over
+      // this record (every record has room for any task) and answers this
+      // task's caller. The arguments are read before any is written.
+      for (size_t i = 0; i < callee->param_vars.size(); ++i)
+        line(s, ind + 2, fmt::format("{} a{} = {};", c_type(callee->param_vars[i]->type), i,
+                                     expr(*call.children[i + 1])));
+      emit_free_arrays(s, ind + 2);
+      for (size_t i = 0; i < callee->param_vars.size(); ++i) {
+        const VarDecl *param = callee->param_vars[i];
+        line(s, ind + 2, fmt::format("{}(f, {}) = a{};", slot_macro(param->type),
+                                     ct.var_slot[param->id], i));
+      }
+      line(s, ind + 2, fmt::format("kite_ready(c, rec, {});", p_.blocks[ct.entry_block].code));
+      line(s, ind + 2, "return;");
+      line(s, ind, "}");
+      return;
+    }
     line(s, ind + 2, fmt::format("int ch = kite_alloc(c, {});", site(call.loc)));
     line(s, ind + 2, "if (ch >= 0) {");
     line(s, ind + 4, "kite_rec cf = KITE_REC(c, ch);");
@@ -475,18 +493,6 @@ class Emitter {
       const VarDecl *param = callee->param_vars[i];
       line(s, ind + 4, fmt::format("{}(cf, {}) = {};", slot_macro(param->type),
                                    ct.var_slot[param->id], expr(*call.children[i + 1])));
-    }
-    if (op.tail) {
-      // Everything else in this task has happened: the callee answers this
-      // task's caller, and this record is free from now on.
-      line(s, ind + 4, "cf[0] = f[0];");
-      emit_free_arrays(s, ind + 4);
-      line(s, ind + 4, "kite_free(c, rec);");
-      line(s, ind + 4, fmt::format("kite_ready(c, ch, {});", p_.blocks[ct.entry_block].code));
-      line(s, ind + 2, "}");
-      line(s, ind + 2, "return;");
-      line(s, ind, "}");
-      return;
     }
     line(s, ind + 4, fmt::format("cf[0] = {};", link(op)));
     line(s, ind + 4, fmt::format("kite_ready(c, ch, {});", p_.blocks[ct.entry_block].code));

@@ -29,10 +29,11 @@
  * and the store-to-load orderings the algorithm needs are KITE_FENCE plus
  * atomics, which are device-coherent on both PoCL and NVIDIA.
  *
- * Records are recycled through a private free list per worker; a worker
- * whose list grows past two chunks gives one chunk back to a global
- * lock-free stack (tagged against ABA), and a worker with none takes a chunk
- * from it or carves a new one from the pool. Memory therefore stays bounded
+ * Records are recycled through a private free list per worker, most recent
+ * first, and one spare chunk; a worker that frees another whole chunk gives
+ * the older spare back to a global lock-free stack (tagged against ABA), and
+ * a worker with none takes a chunk from it or carves a new one from the
+ * pool. Memory therefore stays bounded
  * by the records alive at once, not by the number of tasks run.
  *
  * Termination. A task finishes only after every task it started, so the run
@@ -117,7 +118,8 @@ typedef struct {
   int worker, num_workers, num_frames, deque_mask, print_cap;
   long next;      /* the entry in hand, or KITE_NONE */
   int free_head;  /* private free list of records, linked through slot 0 */
-  int free_count;
+  int free_count; /* its length, up to KITE_CHUNK */
+  int spare;      /* a full chunk of free records, the next most recent; -1: none */
   uint rng;
   long n_tasks, n_conts, n_steal_tries, n_steals;
   /* Tracing (kite-run --trace): the span being run, and where spans go. */
@@ -211,7 +213,9 @@ int kite_take_chunk(kite_ctx *c) {
 
 int kite_alloc(kite_ctx *c, int site) {
   if (c->free_head < 0) {
-    int chunk = kite_take_chunk(c);
+    int chunk = c->spare;
+    c->spare = -1;
+    if (chunk < 0) chunk = kite_take_chunk(c);
     if (chunk >= 0) {
       KITE_FENCE();
       c->free_head = chunk;
@@ -235,24 +239,20 @@ int kite_alloc(kite_ctx *c, int site) {
   return r;
 }
 
-/* Detaches up to KITE_CHUNK records from the private list as one chain. */
-int kite_detach_chunk(kite_ctx *c) {
-  int first = c->free_head, last = first, n = 1;
-  while (n < KITE_CHUNK && KITE_REC(c, last)[0] >= 0) {
-    last = (int)KITE_REC(c, last)[0];
-    n += 1;
-  }
-  c->free_head = (int)KITE_REC(c, last)[0];
-  KITE_REC(c, last)[0] = -1L;
-  c->free_count = c->free_head < 0 ? 0 : c->free_count - n;
-  return first;
-}
-
+/* A freed record goes on the private list, whose most recent records are
+ * the ones still in this worker's cache: when the list makes a whole chunk
+ * it becomes the spare, and the spare before it, older and colder, goes to
+ * the global stack. */
 void kite_free(kite_ctx *c, int r) {
   KITE_REC(c, r)[0] = (long)c->free_head;
   c->free_head = r;
   c->free_count += 1;
-  if (c->free_count >= 2 * KITE_CHUNK) kite_give_chunk(c, kite_detach_chunk(c));
+  if (c->free_count >= KITE_CHUNK) {
+    if (c->spare >= 0) kite_give_chunk(c, c->spare);
+    c->spare = c->free_head;
+    c->free_head = -1;
+    c->free_count = 0;
+  }
 }
 
 /* ---- Deques (Chase-Lev) ---------------------------------------------------- */
@@ -526,6 +526,7 @@ __kernel void kite_uber(__global long *frames, __global long *deques, __global i
   c->next = KITE_NONE;
   c->free_head = -1;
   c->free_count = 0;
+  c->spare = -1;
   c->rng = 2463534242u ^ (uint)(c->worker * 7919 + 1);
   c->n_tasks = c->n_conts = c->n_steal_tries = c->n_steals = 0;
   c->trace_cap = params[KITE_PARAM_TRACE_CAP];
@@ -579,7 +580,8 @@ __kernel void kite_uber(__global long *frames, __global long *deques, __global i
   if (c->trace && busy) kite_span_end(c, st);
 
   /* Records on the private list would be lost with this launch. */
-  while (c->free_head >= 0) kite_give_chunk(c, kite_detach_chunk(c));
+  if (c->free_head >= 0) kite_give_chunk(c, c->free_head);
+  if (c->spare >= 0) kite_give_chunk(c, c->spare);
   st[KITE_STAT_TASKS] += c->n_tasks;
   st[KITE_STAT_CONTS] += c->n_conts;
   st[KITE_STAT_STEAL_TRIES] += c->n_steal_tries;
