@@ -640,6 +640,14 @@ class Emitter {
     line(s, ind, fmt::format("{{ int n = {};", loop_length(st)));
     line(s, ind + 2, "if (n == 0) {");
     emit_signal_node(op.node, s, ind + 4);
+    if (op.direct) {
+      // A map short enough to be one chunk runs here, in this record.
+      line(s, ind + 2, "} else if (n <= KITE_MAP_SPAWN_CHUNK) {");
+      line(s, ind + 4, fmt::format("KITE_I(f, {}) = 0; KITE_I(f, {}) = -1; /* in the task's record */",
+                                   op.lo_slot, op.hi_slot));
+      line(s, ind + 4, "int lo = 0, hi = n;");
+      emit_direct_chunk(op, s, ind + 4);
+    }
     line(s, ind + 2, "} else {");
     // Every iteration runs in a copy of this record, linked to this map node;
     // the parent counts the iterations still running.
@@ -742,30 +750,38 @@ class Emitter {
       // their elements. The record's counter starts high and comes down by
       // one per returning call; after the loop it comes down by the rest,
       // so whoever brings it to zero, a call or this block, ends the chunk.
-      const cps::Graph &g = p_.graphs[op.graphs[0]];
-      std::string i = slot(op.stmt->index_var.get());
       line(s, 4, fmt::format("KITE_I(f, {}) = lo; KITE_I(f, {}) = hi;", op.lo_slot, op.hi_slot));
-      line(s, 4, fmt::format("*KITE_COUNTER(f, {}) = KITE_SPAWN_COUNT;", g.outstanding_slot));
-      line(s, 4, "int spawned = 0;");
-      line(s, 4, "KITE_FENCE();");
-      line(s, 4, fmt::format("for ({} = lo; {} < hi; {} += 1) {{", i, i, i));
-      emit_ops(op.inline_ops[0], s, 6);
-      line(s, 4, "}");
-      line(s, 4, "KITE_FENCE();");
-      line(s, 4, fmt::format("if (atomic_sub(KITE_COUNTER(f, {}), KITE_SPAWN_COUNT - spawned) == "
-                             "KITE_SPAWN_COUNT - spawned) {{",
-                             g.outstanding_slot));
-      // Every call has returned: end the chunk as a returning call would.
-      line(s, 6, fmt::format("*KITE_COUNTER(f, {}) = 1;", g.outstanding_slot));
-      line(s, 6, fmt::format("int d = kite_signal(c, rec, -1, 0, {});", g.id));
-      line(s, 6, "if (d >= 0) kite_finish(c, d);");
-      line(s, 4, "}");
+      emit_direct_chunk(op, s, 4);
       return;
     }
     // The record runs lo .. hi - 1, one iteration's graph after another.
     line(s, 4, fmt::format("KITE_I(f, {}) = lo; KITE_I(f, {}) = hi;", op.lo_slot, op.hi_slot));
     line(s, 4, fmt::format("{} = lo;", slot(op.stmt->index_var.get())));
     emit_inline_graph(op.graphs[0], s, 4);
+  }
+
+  // Iterations lo .. hi - 1 of a direct map, in this record: the record's
+  // counter starts high and comes down by one per returning call; after
+  // the loop it comes down by the rest, so whoever brings it to zero, a
+  // call or this block, ends the chunk.
+  void emit_direct_chunk(const cps::Op &op, std::ostream &s, int ind) {
+    const cps::Graph &g = p_.graphs[op.graphs[0]];
+    std::string i = slot(op.stmt->index_var.get());
+    line(s, ind, fmt::format("*KITE_COUNTER(f, {}) = KITE_SPAWN_COUNT;", g.outstanding_slot));
+    line(s, ind, "int spawned = 0;");
+    line(s, ind, "KITE_FENCE();");
+    line(s, ind, fmt::format("for ({} = lo; {} < hi; {} += 1) {{", i, i, i));
+    emit_ops(op.inline_ops[0], s, ind + 2);
+    line(s, ind, "}");
+    line(s, ind, "KITE_FENCE();");
+    line(s, ind, fmt::format("if (atomic_sub(KITE_COUNTER(f, {}), KITE_SPAWN_COUNT - spawned) == "
+                             "KITE_SPAWN_COUNT - spawned) {{",
+                             g.outstanding_slot));
+    // Every call has returned: end the chunk as a returning call would.
+    line(s, ind + 2, fmt::format("*KITE_COUNTER(f, {}) = 1;", g.outstanding_slot));
+    line(s, ind + 2, fmt::format("int d = kite_signal(c, rec, -1, 0, {});", g.id));
+    line(s, ind + 2, "if (d >= 0) kite_finish(c, d);");
+    line(s, ind, "}");
   }
 
   void emit_next_iteration(const cps::Block &b, std::ostream &s) {
@@ -883,7 +899,12 @@ class Emitter {
         case cps::GraphEnd::LoopStep:
           line(s, 6, fmt::format("kite_ready(c, rec, {}); return -1;", p_.blocks[g.end_block].code));
           break;
-        case cps::GraphEnd::Chunk: emit_record_done(g, s); break;
+        case cps::GraphEnd::Chunk:
+          // The whole map ran in the task's record, or a chunk in its own.
+          line(s, 6, fmt::format("if (KITE_I(f, {}) < 0) {{ node = {}; graph = -1; continue; }}",
+                                 g.hi_slot, g.end_node));
+          emit_record_done(g, s);
+          break;
         case cps::GraphEnd::Iteration: {
           std::string index =
               fmt::format("KITE_I(f, {})", p_.tasks[g.task].var_slot[g.index_var]);
