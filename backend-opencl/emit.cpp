@@ -100,6 +100,8 @@ class Emitter {
   }
 
   std::string slot(const VarDecl *v, const char *frame = "f") {
+    if (auto it = locals_.find(v); it != locals_.end() && std::string(frame) == "f")
+      return it->second;
     int s = p_.tasks[task_].var_slot[v->id];
     return fmt::format("{}({}, {})", slot_macro(v->type), frame, s);
   }
@@ -513,9 +515,8 @@ class Emitter {
   // map, with the iteration's place in its chunk above KITE_NODE_SHIFT.
   std::string link(const cps::Op &op) {
     if (!p_.nodes[op.node].direct) return fmt::format("KITE_LINK(rec, {})", op.node);
-    const cps::Graph &g = p_.graphs[p_.nodes[op.node].graph];
     return fmt::format("KITE_LINK(rec, {} + (({} - lo) << KITE_NODE_SHIFT))", op.node,
-                       fmt::format("KITE_I(f, {})", p_.tasks[task_].var_slot[g.index_var]));
+                       direct_index_);
   }
 
   void emit_graph_start(int graph, std::ostream &s, int ind) {
@@ -766,13 +767,25 @@ class Emitter {
   // call or this block, ends the chunk.
   void emit_direct_chunk(const cps::Op &op, std::ostream &s, int ind) {
     const cps::Graph &g = p_.graphs[op.graphs[0]];
-    std::string i = slot(op.stmt->index_var.get());
     line(s, ind, fmt::format("*KITE_COUNTER(f, {}) = KITE_SPAWN_COUNT;", g.outstanding_slot));
     line(s, ind, "int spawned = 0;");
     line(s, ind, "KITE_FENCE();");
+    // Nothing outside an iteration reads the variables it declares: they
+    // live in C variables, not in the record.
+    std::vector<const VarDecl *> vars = {op.stmt->index_var.get()};
+    declared_in(op.stmt->body, vars);
+    std::string decls;
+    for (const VarDecl *v : vars) {
+      locals_[v] = fmt::format("v{}", v->id);
+      decls += fmt::format("{} v{} = 0; ", c_type(v->type->forced()), v->id);
+    }
+    line(s, ind, decls);
+    std::string i = slot(op.stmt->index_var.get());
+    direct_index_ = i;
     line(s, ind, fmt::format("for ({} = lo; {} < hi; {} += 1) {{", i, i, i));
     emit_ops(op.inline_ops[0], s, ind + 2);
     line(s, ind, "}");
+    for (const VarDecl *v : vars) locals_.erase(v);
     line(s, ind, "KITE_FENCE();");
     line(s, ind, fmt::format("if (atomic_sub(KITE_COUNTER(f, {}), KITE_SPAWN_COUNT - spawned) == "
                              "KITE_SPAWN_COUNT - spawned) {{",
@@ -782,6 +795,20 @@ class Emitter {
     line(s, ind + 2, fmt::format("int d = kite_signal(c, rec, -1, 0, {});", g.id));
     line(s, ind + 2, "if (d >= 0) kite_finish(c, d);");
     line(s, ind, "}");
+  }
+
+  static void declared_in(const StmtList &list, std::vector<const VarDecl *> &out) {
+    for (auto &st : list) {
+      for (const VarDecl *v : ntg::declared_vars(*st)) out.push_back(v);
+      if (st->index_var) out.push_back(st->index_var.get());
+      if (st->coll_var) out.push_back(st->coll_var.get());
+      for (auto &b : st->branches) {
+        if (b.binder_var) out.push_back(b.binder_var);
+        declared_in(b.body, out);
+      }
+      declared_in(st->body, out);
+      declared_in(st->else_body, out);
+    }
   }
 
   void emit_next_iteration(const cps::Block &b, std::ostream &s) {
@@ -965,6 +992,8 @@ class Emitter {
   std::ostringstream helpers_;  // construction and print helpers, emitted first
   std::ostringstream dispatch_helpers_;
   std::map<const Type *, std::string> dispatchers_;
+  std::map<const VarDecl *, std::string> locals_;  // variables held in C variables
+  std::string direct_index_;  // the index of the direct map being emitted
   int helper_count_ = 0;
   // The C type of a closure's task id: only the kind matters here.
   const Type long_t_storage_{TypeKind::Long};
