@@ -112,6 +112,10 @@ class Emitter {
     if (!options_.bounds_checks)
       return fmt::format("(((KITE_DATA __global {} *)(c->heap + {} + 1))[{}])", c_type(elem), array,
                          index);
+    // In a loop that holds the array in a C variable its length is too.
+    if (auto it = lengths_.find(array); it != lengths_.end())
+      return fmt::format("(*(KITE_DATA __global {} *)kite_elem_n(c, {}, {}, {}, {}, {}))",
+                         c_type(elem), array, it->second, index, is_wide(elem) ? 8 : 4, site(loc));
     return fmt::format("(*(KITE_DATA __global {} *)kite_elem(c, {}, {}, {}, {}))", c_type(elem),
                        array, index, is_wide(elem) ? 8 : 4, site(loc));
   }
@@ -613,16 +617,21 @@ class Emitter {
 
   void emit_for(const cps::Op &op, std::ostream &s, int ind) {
     const Stmt &st = *op.stmt;
-    std::string i = slot(st.index_var.get());
-    line(s, ind, slot(st.coll_var.get()) + " = " + expr(*st.expr) + ";");
     if (!op.parallel) {
-      line(s, ind, fmt::format("{{ int n = {};", loop_length(st)));
+      line(s, ind, "{");
+      std::vector<const VarDecl *> promoted = promote_vars(st, s, ind + 2);
+      std::string i = slot(st.index_var.get());
+      line(s, ind + 2, slot(st.coll_var.get()) + " = " + expr(*st.expr) + ";");
+      line(s, ind + 2, fmt::format("int n = {};", loop_length(st)));
       line(s, ind + 2, fmt::format("for ({} = 0; {} < n; {} += 1) {{", i, i, i));
       emit_ops(op.inline_ops[0], s, ind + 4);
       line(s, ind + 2, "}");
+      unpromote_vars(st, promoted, s, ind + 2);
       line(s, ind, "}");
       return;
     }
+    std::string i = slot(st.index_var.get());
+    line(s, ind, slot(st.coll_var.get()) + " = " + expr(*st.expr) + ";");
     // Chained: iteration i + 1 starts when iteration i's graph is done. The
     // loop's counter holds its detached calls, plus 1 until the last step.
     line(s, ind, i + " = 0;");
@@ -795,6 +804,94 @@ class Emitter {
     line(s, ind + 2, fmt::format("int d = kite_signal(c, rec, -1, 0, {});", g.id));
     line(s, ind + 2, "if (d >= 0) kite_finish(c, d);");
     line(s, ind, "}");
+  }
+
+  // A loop that calls no task runs in one block, and no other block reads
+  // or writes what it uses meanwhile: its variables are held in C
+  // variables for the loop (which the C compiler can keep in registers, as
+  // it cannot keep record slots that a heap store might alias) and the ones
+  // it writes are stored back after it.
+  std::vector<const VarDecl *> promote_vars(const Stmt &loop, std::ostream &s, int ind) {
+    std::set<const VarDecl *> used;
+    used.insert(loop.index_var.get());
+    used.insert(loop.coll_var.get());
+    if (loop.expr) vars_in(*loop.expr, used);
+    vars_in(loop.body, used);
+    std::vector<const VarDecl *> promoted;
+    std::string decls;
+    for (const VarDecl *v : used) {
+      if (v->alias_of || locals_.count(v)) continue;
+      decls += fmt::format("{} v{} = {}; ", c_type(v->type->forced()), v->id, slot(v));
+      promoted.push_back(v);
+    }
+    if (!decls.empty()) line(s, ind, decls);
+    for (const VarDecl *v : promoted) locals_[v] = fmt::format("v{}", v->id);
+    // An array the loop does not reassign keeps its length (lengths never
+    // change), so its bounds checks need not load it.
+    std::set<const VarDecl *> written = {loop.index_var.get(), loop.coll_var.get()};
+    writes_in(loop.body, written);
+    std::string lens;
+    for (const VarDecl *v : promoted) {
+      if (v->type->forced()->kind != TypeKind::Array || written.count(v)) continue;
+      lens += fmt::format("int n{} = kite_length(c, v{}); ", v->id, v->id);
+      lengths_[fmt::format("v{}", v->id)] = fmt::format("n{}", v->id);
+    }
+    if (!lens.empty()) line(s, ind, lens);
+    return promoted;
+  }
+
+  void unpromote_vars(const Stmt &loop, const std::vector<const VarDecl *> &promoted,
+                      std::ostream &s, int ind) {
+    std::set<const VarDecl *> written = {loop.index_var.get(), loop.coll_var.get()};
+    writes_in(loop.body, written);
+    for (const VarDecl *v : promoted) {
+      locals_.erase(v);
+      lengths_.erase(fmt::format("v{}", v->id));
+    }
+    std::string stores;
+    for (const VarDecl *v : promoted)
+      if (written.count(v)) stores += fmt::format("{} = v{}; ", slot(v), v->id);
+    if (!stores.empty()) line(s, ind, stores);
+  }
+
+  static void vars_in(const Expr &e, std::set<const VarDecl *> &out) {
+    if (e.var) out.insert(e.var);
+    for (auto &c : e.children)
+      if (c) vars_in(*c, out);
+    for (auto &f : e.fields)
+      if (f.value) vars_in(*f.value, out);
+  }
+
+  static void vars_in(const StmtList &list, std::set<const VarDecl *> &out) {
+    for (auto &st : list) {
+      if (st->expr) vars_in(*st->expr, out);
+      if (st->target) vars_in(*st->target, out);
+      for (const VarDecl *v : ntg::declared_vars(*st)) out.insert(v);
+      if (st->index_var) out.insert(st->index_var.get());
+      if (st->coll_var) out.insert(st->coll_var.get());
+      for (auto &b : st->branches) {
+        if (b.binder_var) out.insert(b.binder_var);
+        vars_in(b.body, out);
+      }
+      vars_in(st->body, out);
+      vars_in(st->else_body, out);
+    }
+  }
+
+  static void writes_in(const StmtList &list, std::set<const VarDecl *> &out) {
+    for (auto &st : list) {
+      if (st->target && st->target->kind == ExprKind::Name && st->target->var)
+        out.insert(st->target->var);
+      for (const VarDecl *v : ntg::declared_vars(*st)) out.insert(v);
+      if (st->index_var) out.insert(st->index_var.get());
+      if (st->coll_var) out.insert(st->coll_var.get());
+      for (auto &b : st->branches) {
+        if (b.binder_var) out.insert(b.binder_var);
+        writes_in(b.body, out);
+      }
+      writes_in(st->body, out);
+      writes_in(st->else_body, out);
+    }
   }
 
   static void declared_in(const StmtList &list, std::vector<const VarDecl *> &out) {
@@ -994,6 +1091,7 @@ class Emitter {
   std::map<const Type *, std::string> dispatchers_;
   std::map<const VarDecl *, std::string> locals_;  // variables held in C variables
   std::string direct_index_;  // the index of the direct map being emitted
+  std::map<std::string, std::string> lengths_;  // array variable -> its length's C variable
   int helper_count_ = 0;
   // The C type of a closure's task id: only the kind matters here.
   const Type long_t_storage_{TypeKind::Long};

@@ -91,6 +91,12 @@
  * KITE_SPAWN_COUNT, more than a chunk can spawn. */
 #define KITE_MAP_SPAWN_CHUNK 64
 #define KITE_SPAWN_COUNT (1 << 30)
+/* A branch almost never taken (PoCL's clang knows the hint). */
+#if defined(KITE_CPU)
+#define KITE_UNLIKELY(x) __builtin_expect((x), 0)
+#else
+#define KITE_UNLIKELY(x) (x)
+#endif
 #define KITE_NONE (-1L)
 
 /* Records and the heap: `volatile` on GPUs, where it keeps loads out of the
@@ -402,10 +408,21 @@ void kite_free_array(kite_ctx *c, long array, int elem_bytes) {
   c->heap_free[longs] = array;
 }
 
+/* The address of element i of `array`, checked against its length n. */
+KITE_DATA __global void *kite_elem_n(kite_ctx *c, long array, int n, int i, int elem_bytes,
+                                     int site) {
+  if (KITE_UNLIKELY((uint)i >= (uint)n)) {
+    kite_error(c, KITE_ERR_INDEX, site, i, n);
+    return (KITE_DATA __global void *)(c->heap + KITE_SCRATCH);
+  }
+  return (KITE_DATA __global void *)((KITE_DATA __global char *)(c->heap + array + 1) +
+                                     (long)i * elem_bytes);
+}
+
 /* The address of element i of `array`, checked against its length. */
 KITE_DATA __global void *kite_elem(kite_ctx *c, long array, int i, int elem_bytes, int site) {
   long n = c->heap[array];
-  if (i < 0 || i >= n) {
+  if (KITE_UNLIKELY(i < 0 || i >= n)) {
     kite_error(c, KITE_ERR_INDEX, site, i, n);
     return (KITE_DATA __global void *)(c->heap + KITE_SCRATCH);
   }
