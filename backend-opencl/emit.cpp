@@ -523,12 +523,28 @@ class Emitter {
                        direct_index_);
   }
 
+  // A counter that waits for one event needs no atomic: that event is the
+  // last. A graph's counts its blocks, so it waits for one event only when
+  // the graph is its entry block alone (a direct map's counter counts calls
+  // and is never skipped).
+  static bool counted(const cps::Graph &g) {
+    return g.outstanding_init != 1 || g.end == cps::GraphEnd::Chunk;
+  }
+
+  // Block w of this record has one event fewer to wait for.
+  std::string ready_when_last(const cps::Block &w) {
+    if (w.counter_init == 1) return fmt::format("kite_ready(c, rec, {});", w.code);
+    return fmt::format("if (atomic_dec(KITE_COUNTER(f, {})) == 1) kite_ready(c, rec, {});",
+                       w.counter_slot, w.code);
+  }
+
   void emit_graph_start(int graph, std::ostream &s, int ind) {
     const cps::Graph &g = p_.graphs[graph];
-    line(s, ind, fmt::format("*KITE_COUNTER(f, {}) = {};", g.outstanding_slot, g.outstanding_init));
+    if (counted(g))
+      line(s, ind, fmt::format("*KITE_COUNTER(f, {}) = {};", g.outstanding_slot, g.outstanding_init));
     for (int b : g.blocks) {
       const cps::Block &blk = p_.blocks[b];
-      if (!blk.is_entry)
+      if (!blk.is_entry && blk.counter_init != 1)
         line(s, ind, fmt::format("*KITE_COUNTER(f, {}) = {};", blk.counter_slot, blk.counter_init));
     }
   }
@@ -689,8 +705,7 @@ class Emitter {
     line(s, ind, "KITE_FENCE();");
     for (int n : b.notify) {
       const cps::Block &w = p_.blocks[n];
-      line(s, ind, fmt::format("if (atomic_dec(KITE_COUNTER(f, {})) == 1) kite_ready(c, rec, {});",
-                               w.counter_slot, w.code));
+      line(s, ind, ready_when_last(w));
     }
     line(s, ind, fmt::format("{{ int d = kite_signal(c, rec, -1, 0, {}); if (d >= 0) kite_finish(c, d); }}",
                              b.graph));
@@ -996,8 +1011,7 @@ class Emitter {
       }
       for (int b : info.notify) {
         const cps::Block &w = p_.blocks[b];
-        line(s, 6, fmt::format("if (atomic_dec(KITE_COUNTER(f, {})) == 1) kite_ready(c, rec, {});",
-                               w.counter_slot, w.code));
+        line(s, 6, ready_when_last(w));
       }
       line(s, 6, fmt::format("graph = {};", info.graph));
       line(s, 6, "break;");
@@ -1007,8 +1021,9 @@ class Emitter {
     for (const cps::Graph &g : p_.graphs) {
       if (g.id < 0) continue;  // a part of an inline statement: no counters
       s << fmt::format("    case {}:\n", g.id);
-      line(s, 6, fmt::format("if (atomic_dec(KITE_COUNTER(f, {})) != 1) return -1;",
-                             g.outstanding_slot));
+      if (counted(g))
+        line(s, 6, fmt::format("if (atomic_dec(KITE_COUNTER(f, {})) != 1) return -1;",
+                               g.outstanding_slot));
       line(s, 6, "KITE_FENCE();");
       switch (g.end) {
         case cps::GraphEnd::Task:
