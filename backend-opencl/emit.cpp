@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <map>
+#include <set>
 #include <ostream>
 #include <sstream>
 
@@ -19,6 +20,13 @@ using namespace ast;
 bool is_wide(const Type *t) {
   return !(t->kind == TypeKind::Int || t->kind == TypeKind::Float || t->kind == TypeKind::Bool);
 }
+
+// Variables in id order, so that generated code does not depend on where
+// they happen to be allocated.
+struct ById {
+  bool operator()(const VarDecl *a, const VarDecl *b) const { return a->id < b->id; }
+};
+using VarSet = std::set<const VarDecl *, ById>;
 
 std::string c_type(const Type *t) {
   switch (t->kind) {
@@ -796,8 +804,8 @@ class Emitter {
     line(s, ind, "KITE_FENCE();");
     // Nothing outside an iteration reads the variables it declares: they
     // live in C variables, not in the record.
-    std::vector<const VarDecl *> vars = {op.stmt->index_var.get()};
-    declared_in(op.stmt->body, vars);
+    VarSet vars = {op.stmt->index_var.get()};
+    vars_in(op.stmt->body, VarUse::Declared, vars);
     std::string decls;
     for (const VarDecl *v : vars) {
       locals_[v] = fmt::format("v{}", v->id);
@@ -827,11 +835,9 @@ class Emitter {
   // it cannot keep record slots that a heap store might alias) and the ones
   // it writes are stored back after it.
   std::vector<const VarDecl *> promote_vars(const Stmt &loop, std::ostream &s, int ind) {
-    std::set<const VarDecl *> used;
-    used.insert(loop.index_var.get());
-    used.insert(loop.coll_var.get());
+    VarSet used = {loop.index_var.get(), loop.coll_var.get()};
     if (loop.expr) vars_in(*loop.expr, used);
-    vars_in(loop.body, used);
+    vars_in(loop.body, VarUse::Any, used);
     std::vector<const VarDecl *> promoted;
     std::string decls;
     for (const VarDecl *v : used) {
@@ -843,8 +849,8 @@ class Emitter {
     for (const VarDecl *v : promoted) locals_[v] = fmt::format("v{}", v->id);
     // An array the loop does not reassign keeps its length (lengths never
     // change), so its bounds checks need not load it.
-    std::set<const VarDecl *> written = {loop.index_var.get(), loop.coll_var.get()};
-    writes_in(loop.body, written);
+    VarSet written = {loop.index_var.get(), loop.coll_var.get()};
+    vars_in(loop.body, VarUse::Written, written);
     std::string lens;
     for (const VarDecl *v : promoted) {
       if (v->type->forced()->kind != TypeKind::Array || written.count(v)) continue;
@@ -857,8 +863,8 @@ class Emitter {
 
   void unpromote_vars(const Stmt &loop, const std::vector<const VarDecl *> &promoted,
                       std::ostream &s, int ind) {
-    std::set<const VarDecl *> written = {loop.index_var.get(), loop.coll_var.get()};
-    writes_in(loop.body, written);
+    VarSet written = {loop.index_var.get(), loop.coll_var.get()};
+    vars_in(loop.body, VarUse::Written, written);
     for (const VarDecl *v : promoted) {
       locals_.erase(v);
       lengths_.erase(fmt::format("v{}", v->id));
@@ -869,7 +875,7 @@ class Emitter {
     if (!stores.empty()) line(s, ind, stores);
   }
 
-  static void vars_in(const Expr &e, std::set<const VarDecl *> &out) {
+  static void vars_in(const Expr &e, VarSet &out) {
     if (e.var) out.insert(e.var);
     for (auto &c : e.children)
       if (c) vars_in(*c, out);
@@ -877,49 +883,27 @@ class Emitter {
       if (f.value) vars_in(*f.value, out);
   }
 
-  static void vars_in(const StmtList &list, std::set<const VarDecl *> &out) {
+  // The variables a statement list uses (Any), assigns or declares
+  // (Written), or declares (Declared), its nested statements' included.
+  enum class VarUse { Declared, Written, Any };
+  static void vars_in(const StmtList &list, VarUse use, VarSet &out) {
     for (auto &st : list) {
-      if (st->expr) vars_in(*st->expr, out);
-      if (st->target) vars_in(*st->target, out);
-      for (const VarDecl *v : ntg::declared_vars(*st)) out.insert(v);
-      if (st->index_var) out.insert(st->index_var.get());
-      if (st->coll_var) out.insert(st->coll_var.get());
-      for (auto &b : st->branches) {
-        if (b.binder_var) out.insert(b.binder_var);
-        vars_in(b.body, out);
+      if (use == VarUse::Any) {
+        if (st->expr) vars_in(*st->expr, out);
+        if (st->target) vars_in(*st->target, out);
       }
-      vars_in(st->body, out);
-      vars_in(st->else_body, out);
-    }
-  }
-
-  static void writes_in(const StmtList &list, std::set<const VarDecl *> &out) {
-    for (auto &st : list) {
-      if (st->target && st->target->kind == ExprKind::Name && st->target->var)
+      if (use == VarUse::Written && st->target && st->target->kind == ExprKind::Name &&
+          st->target->var)
         out.insert(st->target->var);
       for (const VarDecl *v : ntg::declared_vars(*st)) out.insert(v);
       if (st->index_var) out.insert(st->index_var.get());
       if (st->coll_var) out.insert(st->coll_var.get());
       for (auto &b : st->branches) {
         if (b.binder_var) out.insert(b.binder_var);
-        writes_in(b.body, out);
+        vars_in(b.body, use, out);
       }
-      writes_in(st->body, out);
-      writes_in(st->else_body, out);
-    }
-  }
-
-  static void declared_in(const StmtList &list, std::vector<const VarDecl *> &out) {
-    for (auto &st : list) {
-      for (const VarDecl *v : ntg::declared_vars(*st)) out.push_back(v);
-      if (st->index_var) out.push_back(st->index_var.get());
-      if (st->coll_var) out.push_back(st->coll_var.get());
-      for (auto &b : st->branches) {
-        if (b.binder_var) out.push_back(b.binder_var);
-        declared_in(b.body, out);
-      }
-      declared_in(st->body, out);
-      declared_in(st->else_body, out);
+      vars_in(st->body, use, out);
+      vars_in(st->else_body, use, out);
     }
   }
 
