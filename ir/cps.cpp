@@ -360,15 +360,30 @@ class Lowering {
     return true;
   }
 
+  static bool assigns(const ntg::Graph &g, int var) {
+    for (auto &n : g.nodes) {
+      const ast::Stmt &st = *n->stmt;
+      if (st.kind == ast::StmtKind::Assign && st.target->kind == ast::ExprKind::Name &&
+          st.target->var && st.target->var->id == var)
+        return true;
+      for (auto &sub : n->graphs)
+        if (assigns(*sub, var)) return true;
+    }
+    return false;
+  }
+
   bool lower_direct_map(const ntg::Node &node, Op &op) {
     const ntg::Graph &g = *node.graphs[0];
     const ast::Stmt &st = *node.stmt;
     if (g.dep.arrow == ntg::Arrow::Seq) return false;  // no calls: a chunked map
     // A call's link holds its node and its iteration's place in the chunk.
     if (p_.nodes.size() >= (size_t(1) << 24)) return false;
-    if (st.coll_var->type->kind != TypeKind::Array) return false;
+    TypeKind coll = st.coll_var->type->kind;
+    if (coll != TypeKind::Array && coll != TypeKind::Range) return false;
     DirectScan scan;
-    scan.elem = st.elem_var->id;
+    // A body that never assigns its element may read it anywhere: no
+    // call's result is on its way there.
+    if (coll == TypeKind::Array && assigns(g, st.elem_var->id)) scan.elem = st.elem_var->id;
     std::vector<Op> ops;
     int stores = 0;
     std::vector<NodeInfo> saved = p_.nodes;
