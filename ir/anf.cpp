@@ -82,8 +82,11 @@ const Stmt *find_return(StmtList &list) {
 }
 
 // Moves the statements after an `if` or `case` with a returning branch into
-// the one branch that does not always return.
-void lift_returns(StmtList &list, Diagnostics &diags) {
+// the one branch that does not always return. Returns false where a
+// statement returns on some paths and more than one path goes on (the
+// moves made so far keep the program's meaning).
+bool lift_returns(StmtList &list) {
+  bool ok = true;
   for (size_t i = 0; i < list.size(); ++i) {
     Stmt &s = *list[i];
     if (s.kind != StmtKind::If && s.kind != StmtKind::Case && s.kind != StmtKind::Then) continue;
@@ -101,19 +104,151 @@ void lift_returns(StmtList &list, Diagnostics &diags) {
           if (!always_returns(*b)) into = b, ++open;
         // An `if` without else has an empty else branch that continues.
       }
-      if (open != 1) {
-        diags.error(ret->loc,
-                    "a 'return' on only some paths through a statement that is followed by more "
-                    "statements is not supported yet");
-        return;
-      }
+      if (open != 1) return false;
       if (s.kind == StmtKind::If) s.has_else = true;
       for (size_t j = i + 1; j < list.size(); ++j) into->push_back(std::move(list[j]));
       list.resize(i + 1);
     }
-    for (StmtList *b : branches) lift_returns(*b, diags);
+    for (StmtList *b : branches) ok &= lift_returns(*b);
   }
+  return ok;
 }
+
+// A task whose returns cannot all be lifted gets a flag instead: every
+// `return e` becomes `_res <- e; _returned <- true`, the statements after
+// anything that may have returned run under `if (!_returned)`, and the task
+// ends with `return _res`. (Only such tasks: lifting keeps tail calls.)
+class ReturnFlag {
+ public:
+  ReturnFlag(TaskDecl &task, TypeContext &types) : task_(task), types_(types) {}
+
+  void run() {
+    SourceLoc loc = task_.loc;
+    returned_ = local("_returned", types_.bool_t(), loc);
+    if (task_.result_type && task_.result_type->kind != TypeKind::Unit)
+      result_ = local("_res", task_.result_type, loc);
+    guard(task_.body);
+    StmtList body;
+    body.push_back(decl(returned_, bool_lit(false, loc), loc));
+    if (result_) body.push_back(decl(result_, nullptr, loc));
+    for (auto &st : task_.body) body.push_back(std::move(st));
+    if (result_) {
+      auto r = std::make_unique<Stmt>();
+      r->kind = StmtKind::Return;
+      r->loc = loc;
+      r->expr = name(result_, loc);
+      body.push_back(std::move(r));
+    }
+    task_.body = std::move(body);
+  }
+
+ private:
+  // Rewrites the returns of list; true if running it may have returned.
+  bool guard(StmtList &list) {
+    StmtList out;
+    bool may = false;
+    for (size_t i = 0; i < list.size(); ++i) {
+      StmtPtr st = std::move(list[i]);
+      bool returns = false;
+      if (st->kind == StmtKind::Return) {
+        SourceLoc loc = st->loc;
+        if (result_) out.push_back(assign(result_, std::move(st->expr), loc));
+        out.push_back(assign(returned_, bool_lit(true, loc), loc));
+        returns = true;
+      } else {
+        if (st->kind == StmtKind::Then) {
+          // The second side runs only if the first did not return.
+          bool first = guard(st->body);
+          bool second = guard(st->else_body);
+          if (first) st->else_body = unless_returned(std::move(st->else_body), st->loc);
+          returns = first || second;
+        } else if (st->kind == StmtKind::If || st->kind == StmtKind::Case) {
+          for (StmtList *b : nested_lists(*st)) returns |= guard(*b);
+        }
+        out.push_back(std::move(st));
+      }
+      if (returns && i + 1 < list.size()) {
+        // The rest of the list, only if nothing returned.
+        StmtList rest;
+        for (size_t j = i + 1; j < list.size(); ++j) rest.push_back(std::move(list[j]));
+        guard(rest);
+        SourceLoc loc = rest.front()->loc;
+        StmtList guarded = unless_returned(std::move(rest), loc);
+        for (auto &g : guarded) out.push_back(std::move(g));
+        may = true;
+        break;
+      }
+      may |= returns;
+    }
+    list = std::move(out);
+    return may;
+  }
+
+  StmtList unless_returned(StmtList body, SourceLoc loc) {
+    auto not_returned = std::make_unique<Expr>();
+    not_returned->kind = ExprKind::Unary;
+    not_returned->unop = UnaryOp::Not;
+    not_returned->loc = loc;
+    not_returned->type = types_.bool_t();
+    not_returned->children.push_back(name(returned_, loc));
+    auto branch = std::make_unique<Stmt>();
+    branch->kind = StmtKind::If;
+    branch->loc = loc;
+    branch->expr = std::move(not_returned);
+    branch->body = std::move(body);
+    StmtList out;
+    out.push_back(std::move(branch));
+    return out;
+  }
+
+  VarDecl *local(const char *name, Type *type, SourceLoc loc) {
+    auto v = std::make_unique<VarDecl>();
+    v->loc = loc;
+    v->name = name;
+    v->type = type;
+    v->is_temp = true;
+    task_.locals.push_back(std::move(v));
+    return task_.locals.back().get();
+  }
+  static ExprPtr name(VarDecl *v, SourceLoc loc) {
+    auto e = std::make_unique<Expr>();
+    e->kind = ExprKind::Name;
+    e->loc = loc;
+    e->text = v->name;
+    e->var = v;
+    e->type = v->type;
+    return e;
+  }
+  ExprPtr bool_lit(bool value, SourceLoc loc) {
+    auto e = std::make_unique<Expr>();
+    e->kind = ExprKind::BoolLit;
+    e->loc = loc;
+    e->bool_value = value;
+    e->type = types_.bool_t();
+    return e;
+  }
+  static StmtPtr decl(VarDecl *v, ExprPtr init, SourceLoc loc) {
+    auto s = std::make_unique<Stmt>();
+    s->kind = StmtKind::Decl;
+    s->loc = loc;
+    s->temps.push_back(v);
+    s->expr = std::move(init);
+    return s;
+  }
+  static StmtPtr assign(VarDecl *v, ExprPtr rhs, SourceLoc loc) {
+    auto s = std::make_unique<Stmt>();
+    s->kind = StmtKind::Assign;
+    s->loc = loc;
+    s->target = name(v, loc);
+    s->expr = std::move(rhs);
+    return s;
+  }
+
+  TaskDecl &task_;
+  TypeContext &types_;
+  VarDecl *returned_ = nullptr;
+  VarDecl *result_ = nullptr;
+};
 
 class Anf {
  public:
@@ -274,7 +409,7 @@ class Anf {
 void to_anf(Program &program, TypeContext &types, Diagnostics &diags) {
   for (auto &t : program.tasks) {
     flatten_blocks(t->body);
-    lift_returns(t->body, diags);
+    if (!lift_returns(t->body)) ReturnFlag(*t, types).run();
   }
   diags.check_no_errors();
   for (auto &t : program.tasks) Anf(*t, types).rewrite_list(t->body);
