@@ -443,7 +443,8 @@ class Emitter {
         h << fmt::format("    {}(cf, {}) = a{};\n", slot_macro(t->param_vars[i]->type),
                          ct.var_slot[t->param_vars[i]->id], i);
       if (t->env) h << fmt::format("    KITE_L(cf, {}) = env;\n", ct.var_slot[t->env->id]);
-      h << fmt::format("    kite_ready(c, ch, {});\n    return ch;\n", p_.blocks[ct.entry_block].code);
+      h << fmt::format("    kite_ready_at(c, ch, {}, site);\n    return ch;\n",
+                       p_.blocks[ct.entry_block].code);
     }
     h << "  }\n  kite_error(c, KITE_ERR_NULL, site, 0, 0);\n  return -1;\n}\n\n";
     dispatch_helpers_ << h.str();
@@ -492,7 +493,8 @@ class Emitter {
         line(s, ind + 2, fmt::format("{}(f, {}) = a{};", slot_macro(param->type),
                                      ct.var_slot[param->id], i));
       }
-      line(s, ind + 2, fmt::format("kite_ready(c, rec, {});", p_.blocks[ct.entry_block].code));
+      line(s, ind + 2, fmt::format("kite_ready_at(c, rec, {}, {});", p_.blocks[ct.entry_block].code,
+                                   site(call.loc)));
       line(s, ind + 2, "return;");
       line(s, ind, "}");
       return;
@@ -509,7 +511,8 @@ class Emitter {
                                    ct.var_slot[param->id], expr(*call.children[i + 1])));
     }
     line(s, ind + 4, fmt::format("cf[0] = {};", link(op)));
-    line(s, ind + 4, fmt::format("kite_ready(c, ch, {});", p_.blocks[ct.entry_block].code));
+    line(s, ind + 4, fmt::format("kite_ready_at(c, ch, {}, {});", p_.blocks[ct.entry_block].code,
+                                 site(call.loc)));
     if (p_.nodes[op.node].direct) line(s, ind + 4, "spawned += 1;");
     line(s, ind + 2, "}");
     line(s, ind, "}");
@@ -692,7 +695,8 @@ class Emitter {
     emit_copy_vars(op, "cf", s, ind + 6);
     line(s, ind + 6, fmt::format("KITE_I(cf, {}) = 0; KITE_I(cf, {}) = n;", op.lo_slot, op.hi_slot));
     line(s, ind + 6, fmt::format("cf[0] = KITE_LINK(rec, {});", op.node));
-    line(s, ind + 6, fmt::format("kite_ready(c, ch, {});", p_.blocks[op.split_block].code));
+    line(s, ind + 6, fmt::format("kite_ready_at(c, ch, {}, {});", p_.blocks[op.split_block].code,
+                                 site(st.loc)));
     line(s, ind + 4, "}");
     line(s, ind + 2, "}");
     line(s, ind, "}");
@@ -756,7 +760,7 @@ class Emitter {
     line(s, 6, "cf[0] = f[0];");
     line(s, 6, fmt::format("KITE_I(cf, {}) = mid; KITE_I(cf, {}) = hi;", op.lo_slot, op.hi_slot));
     line(s, 6, "KITE_FENCE();");
-    line(s, 6, fmt::format("kite_push(c, KITE_ENTRY({}, ch));", b.code));
+    line(s, 6, fmt::format("kite_push(c, KITE_ENTRY({}, ch), {});", b.code, site(op.stmt->loc)));
     line(s, 6, "hi = mid;");
     line(s, 4, "}");
     if (op.chunked) {

@@ -266,13 +266,15 @@ void kite_free(kite_ctx *c, int r) {
 
 /* ---- Deques (Chase-Lev) ---------------------------------------------------- */
 
-void kite_push(kite_ctx *c, long e) {
+/* Queues entry e; `site` is the Kite call that made it (-1: none), for the
+ * error when the deque is full. */
+void kite_push(kite_ctx *c, long e, int site) {
   volatile __global int *dc = c->deque_ctl + c->worker * KITE_DEQUE_CTL_STRIDE;
   volatile __global long *q = c->deques + (long)c->worker * (c->deque_mask + 1);
   int b = dc[KITE_DEQUE_BOTTOM];
   int t = dc[KITE_DEQUE_TOP]; /* a stale top only makes the deque look fuller */
   if (b - t > c->deque_mask) {
-    kite_error(c, KITE_ERR_QUEUE, -1, c->deque_mask + 1, 0);
+    kite_error(c, KITE_ERR_QUEUE, site, c->deque_mask + 1, 0);
     return;
   }
   q[b & c->deque_mask] = e;
@@ -327,12 +329,15 @@ long kite_try_steal(kite_ctx *c) {
   return e;
 }
 
-/* A block of record `rec` may run: keep it in hand, or queue it. */
-void kite_ready(kite_ctx *c, int rec, int code) {
+/* A block of record `rec` may run: keep it in hand, or queue it. `site`:
+ * the Kite call that started it, or -1. */
+void kite_ready_at(kite_ctx *c, int rec, int code, int site) {
   long e = KITE_ENTRY(code, rec);
   if (c->next == KITE_NONE) c->next = e;
-  else kite_push(c, e);
+  else kite_push(c, e, site);
 }
+
+void kite_ready(kite_ctx *c, int rec, int code) { kite_ready_at(c, rec, code, -1); }
 
 /* Record `rec`'s task has finished: hand its result to the node of its caller
  * that waits for it, and go on up while callers finish too. */
@@ -584,7 +589,7 @@ __kernel void kite_uber(__global long *frames, __global long *deques, __global i
       }
       backoff = 0;
     } else if ((++iter & 31u) == 0 && (c->ctl[KITE_CTL_DONE] | c->ctl[KITE_CTL_YIELD])) {
-      if (!c->ctl[KITE_CTL_DONE]) kite_push(c, c->next); /* resume it next launch */
+      if (!c->ctl[KITE_CTL_DONE]) kite_push(c, c->next, -1); /* resume it next launch */
       break;
     }
     long e = c->next;
