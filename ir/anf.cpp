@@ -114,6 +114,47 @@ bool lift_returns(StmtList &list) {
   return ok;
 }
 
+// Building blocks of the statements these passes add.
+VarDecl *new_temp(TaskDecl &task, const std::string &name, Type *type, SourceLoc loc) {
+  auto v = std::make_unique<VarDecl>();
+  v->loc = loc;
+  v->name = name;
+  v->type = type;
+  v->is_temp = true;
+  task.locals.push_back(std::move(v));
+  return task.locals.back().get();
+}
+
+ExprPtr name_of(VarDecl *v, SourceLoc loc) {
+  auto e = std::make_unique<Expr>();
+  e->kind = ExprKind::Name;
+  e->loc = loc;
+  e->text = v->name;
+  e->var = v;
+  e->type = v->type;
+  return e;
+}
+
+StmtPtr decl_of(VarDecl *v, ExprPtr init, SourceLoc loc) {
+  auto s = std::make_unique<Stmt>();
+  s->kind = StmtKind::Decl;
+  s->loc = loc;
+  // The temporary is owned by the task; the statement refers to it through
+  // an unowned alias so `vars` keeps its meaning for declarations.
+  s->temps.push_back(v);
+  s->expr = std::move(init);
+  return s;
+}
+
+StmtPtr assign_of(VarDecl *v, ExprPtr rhs, SourceLoc loc) {
+  auto s = std::make_unique<Stmt>();
+  s->kind = StmtKind::Assign;
+  s->loc = loc;
+  s->target = name_of(v, loc);
+  s->expr = std::move(rhs);
+  return s;
+}
+
 // A task whose returns cannot all be lifted gets a flag instead: every
 // `return e` becomes `_res <- e; _returned <- true`, the statements after
 // anything that may have returned run under `if (!_returned)`, and the task
@@ -124,19 +165,19 @@ class ReturnFlag {
 
   void run() {
     SourceLoc loc = task_.loc;
-    returned_ = local("_returned", types_.bool_t(), loc);
+    returned_ = new_temp(task_, "_returned", types_.bool_t(), loc);
     if (task_.result_type && task_.result_type->kind != TypeKind::Unit)
-      result_ = local("_res", task_.result_type, loc);
+      result_ = new_temp(task_, "_res", task_.result_type, loc);
     guard(task_.body);
     StmtList body;
-    body.push_back(decl(returned_, bool_lit(false, loc), loc));
-    if (result_) body.push_back(decl(result_, nullptr, loc));
+    body.push_back(decl_of(returned_, bool_lit(false, loc), loc));
+    if (result_) body.push_back(decl_of(result_, nullptr, loc));
     for (auto &st : task_.body) body.push_back(std::move(st));
     if (result_) {
       auto r = std::make_unique<Stmt>();
       r->kind = StmtKind::Return;
       r->loc = loc;
-      r->expr = name(result_, loc);
+      r->expr = name_of(result_, loc);
       body.push_back(std::move(r));
     }
     task_.body = std::move(body);
@@ -152,8 +193,8 @@ class ReturnFlag {
       bool returns = false;
       if (st->kind == StmtKind::Return) {
         SourceLoc loc = st->loc;
-        if (result_) out.push_back(assign(result_, std::move(st->expr), loc));
-        out.push_back(assign(returned_, bool_lit(true, loc), loc));
+        if (result_) out.push_back(assign_of(result_, std::move(st->expr), loc));
+        out.push_back(assign_of(returned_, bool_lit(true, loc), loc));
         returns = true;
       } else {
         if (st->kind == StmtKind::Then) {
@@ -190,7 +231,7 @@ class ReturnFlag {
     not_returned->unop = UnaryOp::Not;
     not_returned->loc = loc;
     not_returned->type = types_.bool_t();
-    not_returned->children.push_back(name(returned_, loc));
+    not_returned->children.push_back(name_of(returned_, loc));
     auto branch = std::make_unique<Stmt>();
     branch->kind = StmtKind::If;
     branch->loc = loc;
@@ -201,24 +242,6 @@ class ReturnFlag {
     return out;
   }
 
-  VarDecl *local(const char *name, Type *type, SourceLoc loc) {
-    auto v = std::make_unique<VarDecl>();
-    v->loc = loc;
-    v->name = name;
-    v->type = type;
-    v->is_temp = true;
-    task_.locals.push_back(std::move(v));
-    return task_.locals.back().get();
-  }
-  static ExprPtr name(VarDecl *v, SourceLoc loc) {
-    auto e = std::make_unique<Expr>();
-    e->kind = ExprKind::Name;
-    e->loc = loc;
-    e->text = v->name;
-    e->var = v;
-    e->type = v->type;
-    return e;
-  }
   ExprPtr bool_lit(bool value, SourceLoc loc) {
     auto e = std::make_unique<Expr>();
     e->kind = ExprKind::BoolLit;
@@ -226,22 +249,6 @@ class ReturnFlag {
     e->bool_value = value;
     e->type = types_.bool_t();
     return e;
-  }
-  static StmtPtr decl(VarDecl *v, ExprPtr init, SourceLoc loc) {
-    auto s = std::make_unique<Stmt>();
-    s->kind = StmtKind::Decl;
-    s->loc = loc;
-    s->temps.push_back(v);
-    s->expr = std::move(init);
-    return s;
-  }
-  static StmtPtr assign(VarDecl *v, ExprPtr rhs, SourceLoc loc) {
-    auto s = std::make_unique<Stmt>();
-    s->kind = StmtKind::Assign;
-    s->loc = loc;
-    s->target = name(v, loc);
-    s->expr = std::move(rhs);
-    return s;
   }
 
   TaskDecl &task_;
@@ -262,43 +269,7 @@ class Anf {
 
  private:
   VarDecl *temp(Type *type, SourceLoc loc) {
-    auto v = std::make_unique<VarDecl>();
-    v->loc = loc;
-    v->name = "_t" + std::to_string(++counter_);
-    v->type = type;
-    v->is_temp = true;
-    task_.locals.push_back(std::move(v));
-    return task_.locals.back().get();
-  }
-
-  static ExprPtr name_of(VarDecl *v, SourceLoc loc) {
-    auto e = std::make_unique<Expr>();
-    e->kind = ExprKind::Name;
-    e->loc = loc;
-    e->text = v->name;
-    e->var = v;
-    e->type = v->type;
-    return e;
-  }
-
-  static StmtPtr decl_of(VarDecl *v, ExprPtr init, SourceLoc loc) {
-    auto s = std::make_unique<Stmt>();
-    s->kind = StmtKind::Decl;
-    s->loc = loc;
-    // The temporary is owned by the task; the statement refers to it through
-    // an unowned alias so `vars` keeps its meaning for declarations.
-    s->temps.push_back(v);
-    s->expr = std::move(init);
-    return s;
-  }
-
-  static StmtPtr assign_of(VarDecl *v, ExprPtr rhs, SourceLoc loc) {
-    auto s = std::make_unique<Stmt>();
-    s->kind = StmtKind::Assign;
-    s->loc = loc;
-    s->target = name_of(v, loc);
-    s->expr = std::move(rhs);
-    return s;
+    return new_temp(task_, "_t" + std::to_string(++counter_), type, loc);
   }
 
   // The callee and args of a task call must be free of task calls.
