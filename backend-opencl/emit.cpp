@@ -535,9 +535,9 @@ class Emitter {
   }
 
   // A counter that waits for one event needs no atomic: that event is the
-  // last. A graph's counts its blocks, so it waits for one event only when
-  // the graph is its entry block alone (a direct map's counter counts calls
-  // and is never skipped).
+  // last. A graph's counter counts its blocks, so it waits for one event
+  // only when the graph is its entry block alone (a direct map's counter
+  // counts calls and is never skipped).
   static bool counted(const cps::Graph &g) {
     return g.outstanding_init != 1 || g.end == cps::GraphEnd::Chunk;
   }
@@ -783,10 +783,6 @@ class Emitter {
       return;
     }
     if (op.direct) {
-      // The iterations of this chunk inline; their calls' results go to
-      // their elements. The record's counter starts high and comes down by
-      // one per returning call; after the loop it comes down by the rest,
-      // so whoever brings it to zero, a call or this block, ends the chunk.
       line(s, 4, fmt::format("KITE_I(f, {}) = lo; KITE_I(f, {}) = hi;", op.lo_slot, op.hi_slot));
       emit_direct_chunk(op, s, 4);
       return;

@@ -33,8 +33,8 @@
  * first, and one spare chunk; a worker that frees another whole chunk gives
  * the older spare back to a global lock-free stack (tagged against ABA), and
  * a worker with none takes a chunk from it or carves a new one from the
- * pool. Memory therefore stays bounded
- * by the records alive at once, not by the number of tasks run.
+ * pool. Memory therefore stays bounded by the records alive at once, not by
+ * the number of tasks run.
  *
  * Termination. A task finishes only after every task it started, so the run
  * is over exactly when main's record finishes: that worker sets ctl[DONE].
