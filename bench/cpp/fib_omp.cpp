@@ -1,4 +1,5 @@
 #include "common.h"
+#include "omp_root.h"
 
 int fib(int n) {
   if (n < 2) return n;
@@ -13,10 +14,6 @@ int fib(int n) {
 int main(int argc, char **argv) {
   int n = arg(argc, argv, 1, 30);
   std::printf("%d\n", timed([&] {
-    int r;
-#pragma omp parallel
-#pragma omp single
-    r = fib(n);
-    return r;
+    return omp_root([&] { return fib(n); });
   }));
 }

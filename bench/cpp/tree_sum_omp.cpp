@@ -1,4 +1,5 @@
 #include "tree.h"
+#include "omp_root.h"
 
 Tree *build(int depth, int start) {
   if (depth == 0) return leaf(start);
@@ -24,10 +25,6 @@ long sum(Tree *t) {
 int main(int argc, char **argv) {
   int depth = arg(argc, argv, 1, 20);
   std::printf("%ld\n", timed([&] {
-    long r;
-#pragma omp parallel
-#pragma omp single
-    r = sum(build(depth, 0));
-    return r;
+    return omp_root([&] { return sum(build(depth, 0)); });
   }));
 }

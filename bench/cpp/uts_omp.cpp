@@ -1,4 +1,5 @@
 #include "uts.h"
+#include "omp_root.h"
 
 // One task per child (as Kite's map), a taskwait, then the sum.
 long children(int64_t s, int k, int m, int q) {
@@ -14,10 +15,6 @@ long children(int64_t s, int k, int m, int q) {
 int main(int argc, char **argv) {
   UtsArgs a = uts_args(argc, argv);
   std::printf("%ld\n", timed([&] {
-    long r;
-#pragma omp parallel
-#pragma omp single
-    r = children(0, a.b0, a.m, a.q);
-    return r;
+    return omp_root([&] { return children(0, a.b0, a.m, a.q); });
   }));
 }
