@@ -107,6 +107,7 @@ class Lowering {
   }
 
   void lower_task(const ntg::TaskGraph &tg) {
+    tg_ = &tg;
     task_ = int(p_.tasks.size());
     p_.tasks.emplace_back();
     next_slot_ = kFirstFreeSlot;
@@ -409,11 +410,7 @@ class Lowering {
     int split = new_block(g.id, BlockKind::Split);
     p_.blocks[split].code = p_.num_codes++;
     op.split_block = split;
-    std::set<int> vars(g.dep.x.begin(), g.dep.x.end());
-    vars.erase(st.elem_var->id);
-    vars.erase(st.index_var->id);
-    vars.insert(st.coll_var->id);
-    op.copy_vars.assign(vars.begin(), vars.end());
+    op.copy_vars = iteration_copies(st, g.dep.x);
     p_.blocks[split].loop = op;
     return true;
   }
@@ -508,12 +505,7 @@ class Lowering {
         op.split_block = split;
         // An iteration's record needs what its body reads from outside, and
         // the collection; the rest of the parent's record is not copied.
-        const ast::Stmt &st = *node.stmt;
-        std::set<int> vars(node.graphs[0]->dep.x.begin(), node.graphs[0]->dep.x.end());
-        vars.erase(st.elem_var->id);
-        vars.erase(st.index_var->id);
-        vars.insert(st.coll_var->id);
-        op.copy_vars.assign(vars.begin(), vars.end());
+        op.copy_vars = iteration_copies(*node.stmt, node.graphs[0]->dep.x);
         // A body that calls no task needs no counters of its own: a record
         // can run a chunk of iterations one after another.
         op.chunked = node.graphs[0]->dep.arrow == ntg::Arrow::Seq;
@@ -525,7 +517,28 @@ class Lowering {
     return op;
   }
 
+  // The variables whose slots a map iteration's record copies from the
+  // record that starts the map: what its body reads from outside, and the
+  // collection. The element of an enclosing loop has no slot of its own (it
+  // is that loop's collection at that loop's index), so reading it copies
+  // those two.
+  std::vector<int> iteration_copies(const ast::Stmt &map, const std::set<int> &reads) {
+    std::set<int> vars;
+    for (int v : reads) {
+      if (v == map.elem_var->id || v == map.index_var->id) continue;
+      if (const ast::Stmt *loop = tg_->vars[v]->alias_of) {
+        vars.insert(loop->coll_var->id);
+        vars.insert(loop->index_var->id);
+      } else {
+        vars.insert(v);
+      }
+    }
+    vars.insert(map.coll_var->id);
+    return {vars.begin(), vars.end()};
+  }
+
   Program &p_;
+  const ntg::TaskGraph *tg_ = nullptr;
   int task_ = -1;
   int next_slot_ = 0;
 };
