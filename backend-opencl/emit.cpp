@@ -163,8 +163,11 @@ class Emitter {
         return make_record(members, -1, e.loc);
       }
       case ExprKind::Unary: {
+        std::string a = expr(*e.children[0]);
+        // Kite's integers wrap; OpenCL C's signed overflow is undefined.
+        if (e.unop == UnaryOp::Neg && t->is_integer()) return wrapping(t, "0", "-", a);
         const char *op = e.unop == UnaryOp::Neg ? "-" : e.unop == UnaryOp::Not ? "!" : "~";
-        return std::string("(") + op + expr(*e.children[0]) + ")";
+        return std::string("(") + op + " " + a + ")";
       }
       case ExprKind::Binary: return binary(e, t);
       case ExprKind::Call: return builtin_call(e, t);
@@ -249,16 +252,31 @@ class Emitter {
                        (operand->kind == TypeKind::Long ? "l" : "i");
       return fmt::format("{}(c, {}, {}, {})", fn, a, b, site(e.loc));
     }
-    if (e.binop == BinaryOp::Shl || e.binop == BinaryOp::Shr) {
-      // OpenCL takes the shift count modulo the width; so does Kite.
-      return fmt::format("(({}){} {} {})", c_type(t), a, spelling(e.binop), b);
+    if (e.binop == BinaryOp::Shl) {
+      // OpenCL takes the shift count modulo the width; so does Kite. Bits
+      // shifted out are lost (unsigned: no overflow to be undefined).
+      return wrapping(t, a, "<<", b);
     }
+    if (e.binop == BinaryOp::Shr) return fmt::format("(({}){} >> {})", c_type(t), a, b);
+    if (operand->is_integer() &&
+        (e.binop == BinaryOp::Add || e.binop == BinaryOp::Sub || e.binop == BinaryOp::Mul))
+      return wrapping(t, a, spelling(e.binop), b);
     std::string s = "(" + a + " " + spelling(e.binop) + " " + b + ")";
     bool compare = e.binop == BinaryOp::Lt || e.binop == BinaryOp::Le || e.binop == BinaryOp::Gt ||
                    e.binop == BinaryOp::Ge || e.binop == BinaryOp::Eq || e.binop == BinaryOp::Ne;
     // Keep the C type of narrow arithmetic; comparisons give int (bool).
     if (compare || e.binop == BinaryOp::And || e.binop == BinaryOp::Or) return "(int)" + s;
     return "((" + c_type(t) + ")" + s + ")";
+  }
+
+  // `a op b` on ints or longs, wrapping: computed unsigned (where C defines
+  // overflow) and reinterpreted. Signed overflow is undefined in OpenCL C,
+  // and optimisers use that (`x + 1 > x` folds to true); these compile to
+  // the same instructions.
+  std::string wrapping(const Type *t, const std::string &a, const char *op, const std::string &b) {
+    bool wide = t->kind == TypeKind::Long;
+    const char *u = wide ? "ulong" : "uint";
+    return fmt::format("{}(({})({}) {} ({})({}))", wide ? "as_long" : "as_int", u, a, op, u, b);
   }
 
   // The address of the array element an atomic built-in works on.
@@ -279,7 +297,7 @@ class Emitter {
       case Builtin::float_:
       case Builtin::double_: return "((" + c_type(t) + ")(" + arg(0) + "))";
       case Builtin::abs_:
-        return t->is_integer() ? fmt::format("(({})abs({}))", c_type(t), arg(0))
+        return t->is_integer() ? fmt::format("kite_abs_{}({})", t->kind == TypeKind::Long ? "l" : "i", arg(0))
                                : fmt::format("fabs({})", arg(0));
       case Builtin::min_:
       case Builtin::max_: {

@@ -182,6 +182,11 @@ long kite_mod_l(kite_ctx *c, long a, long b, int site) {
   return (b == -1) ? 0 : a % b;
 }
 
+/* |x|, wrapping: abs(INT_MIN) is INT_MIN. Not OpenCL's abs, whose unsigned
+ * result PoCL computes as 0 for LONG_MIN. */
+int kite_abs_i(int x) { return x < 0 ? as_int(0u - (uint)x) : x; }
+long kite_abs_l(long x) { return x < 0 ? as_long(0ul - (ulong)x) : x; }
+
 /* splitmix64's finaliser: a well-mixed 64-bit hash of a long. */
 long kite_hash(long x) {
   ulong z = (ulong)x + 0x9e3779b97f4a7c15ul;
