@@ -159,7 +159,6 @@ class Lowering {
       if (it == block_of_set.end()) {
         b = new_block(g.id);
         p_.blocks[b].code = p_.num_codes++;
-        p_.blocks[b].counter_slot = next_slot_++;
         block_of_set[ancestors[i]] = b;
       } else {
         b = it->second;
@@ -189,6 +188,10 @@ class Lowering {
       for (int node : waits_nodes[b]) p_.nodes[node].notify.push_back(b);
       for (int from : waits_blocks[b]) p_.blocks[from].notify.push_back(b);
       p_.blocks[b].counter_init = int(waits_nodes[b].size() + waits_blocks[b].size());
+      // A block that waits for one event needs no counter: that event is
+      // the last (a long chain of statements keeps records small).
+      if (!p_.blocks[b].is_entry && p_.blocks[b].counter_init != 1)
+        p_.blocks[b].counter_slot = next_slot_++;
     }
     cg.outstanding_init = parallel_nodes + int(cg.blocks.size());
     return g.id;
@@ -640,6 +643,7 @@ void dump(const Program &p, std::ostream &out) {
         out << "    block b" << blk.id;
         if (blk.code >= 0) out << " (code " << blk.code << ")";
         if (blk.is_entry) out << " entry";
+        else if (blk.counter_slot < 0) out << " waits for " << blk.counter_init;
         else out << " waits for " << blk.counter_init << " (slot " << blk.counter_slot << ")";
         if (blk.starts_graph) out << ", starts the graph";
         if (!blk.notify.empty()) {
