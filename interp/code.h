@@ -76,19 +76,20 @@ struct Closure {
   Value captures[1];  // as many as the task has captures
 };
 
-#define KITE_INTERP_OPS(X)                                                           \
-  X(Const) X(Local) X(AliasElem) X(AliasRange) X(Global) X(TaskValue) X(MakeClosure) \
-  X(NegI) X(NegL) X(NegF) X(NegD) X(Not) X(BitNot)                                   \
-  X(AddI) X(AddL) X(AddF) X(AddD) X(SubI) X(SubL) X(SubF) X(SubD)                    \
-  X(MulI) X(MulL) X(MulF) X(MulD) X(DivI) X(DivL) X(DivF) X(DivD) X(ModI) X(ModL)    \
-  X(ShlI) X(ShlL) X(ShrI) X(ShrL) X(BitAnd) X(BitOr) X(BitXor)                       \
-  X(LtL) X(LeL) X(GtL) X(GeL) X(EqL) X(NeL) X(LtF) X(LeF) X(GtF) X(GeF) X(EqF)       \
-  X(NeF) X(LtD) X(LeD) X(GtD) X(GeD) X(EqD) X(NeD) X(And) X(Or)                      \
-  X(Field) X(Index) X(Tuple) X(Struct) X(Union) X(New) X(Range)                      \
-  X(Convert) X(AbsI) X(AbsL) X(AbsF) X(AbsD) X(MinL) X(MinF) X(MinD) X(MaxL)         \
-  X(MaxF) X(MaxD) X(PowF) X(PowD) X(SqrtF) X(SqrtD) X(ExpF) X(ExpD) X(LogF) X(LogD)  \
-  X(SinF) X(SinD) X(CosF) X(CosD) X(FloorF) X(FloorD) X(Hash) X(LengthArray)         \
-  X(LengthRange) X(AtomicAdd) X(AtomicMin) X(AtomicMax) X(AtomicCas)
+#define KITE_INTERP_OPS(X)                                                                        \
+  X(Const)                                                                                        \
+  X(Local) X(AliasElem) X(AliasRange) X(Global) X(TaskValue) X(MakeClosure) X(NegI) X(NegL)       \
+      X(NegF) X(NegD) X(Not) X(BitNot) X(AddI) X(AddL) X(AddF) X(AddD) X(SubI) X(SubL) X(SubF)    \
+          X(SubD) X(MulI) X(MulL) X(MulF) X(MulD) X(DivI) X(DivL) X(DivF) X(DivD) X(ModI) X(ModL) \
+              X(ShlI) X(ShlL) X(ShrI) X(ShrL) X(BitAnd) X(BitOr) X(BitXor) X(LtL) X(LeL) X(GtL)   \
+                  X(GeL) X(EqL) X(NeL) X(LtF) X(LeF) X(GtF) X(GeF) X(EqF) X(NeF) X(LtD) X(LeD)    \
+                      X(GtD) X(GeD) X(EqD) X(NeD) X(And) X(Or) X(Field) X(Index) X(Tuple)         \
+                          X(Struct) X(Union) X(New) X(Range) X(Convert) X(AbsI) X(AbsL) X(AbsF)   \
+                              X(AbsD) X(MinL) X(MinF) X(MinD) X(MaxL) X(MaxF) X(MaxD) X(PowF)     \
+                                  X(PowD) X(SqrtF) X(SqrtD) X(ExpF) X(ExpD) X(LogF) X(LogD)       \
+                                      X(SinF) X(SinD) X(CosF) X(CosD) X(FloorF) X(FloorD) X(Hash) \
+                                          X(LengthArray) X(LengthRange) X(AtomicAdd) X(AtomicMin) \
+                                              X(AtomicMax) X(AtomicCas)
 
 enum class Op : uint8_t {
 #define X(k) k,
@@ -99,14 +100,14 @@ enum class Op : uint8_t {
 // An expression with no task call in it (compile.cpp moves calls out).
 struct Node {
   Op op;
-  Elem elem = Elem::W64;   // Index, AliasElem, New, atomics: the elements' storage
-  Kind from = Kind::Int;   // Convert: from this kind ...
-  Kind to = Kind::Int;     // ... to this one
-  int slot = -1;           // Local: the slot; AliasElem/AliasRange: the collection's;
-                           // Field: the member; Global: the constant; Union: the field
-  int slot2 = -1;          // AliasElem/AliasRange: the index variable's slot
-  Value imm{};             // Const
-  SourceLoc loc;           // where an error of this operation is reported
+  Elem elem = Elem::W64;  // Index, AliasElem, New, atomics: the elements' storage
+  Kind from = Kind::Int;  // Convert: from this kind ...
+  Kind to = Kind::Int;    // ... to this one
+  int slot = -1;          // Local: the slot; AliasElem/AliasRange: the collection's;
+                          // Field: the member; Global: the constant; Union: the field
+  int slot2 = -1;         // AliasElem/AliasRange: the index variable's slot
+  Value imm{};            // Const
+  SourceLoc loc;          // where an error of this operation is reported
   const Node *a = nullptr, *b = nullptr, *c = nullptr, *d = nullptr;
   std::vector<const Node *> list;  // Tuple, Struct (null: a zero field), MakeClosure
   const TaskCode *task = nullptr;  // TaskValue, MakeClosure
@@ -144,12 +145,12 @@ struct Code {
   const Node *e = nullptr, *a = nullptr, *b = nullptr;
   int slot = -1, slot2 = -1;
   Elem elem = Elem::W64;
-  bool is_range = false;               // For, Map
-  std::vector<int> slots;              // Decl
-  std::vector<const Node *> args;      // Call, TailCall; Print (null for a string)
-  std::vector<Type *> types;           // Print: each argument's type
-  std::vector<int> strings;            // Print: each argument's string number, or -1
-  const TaskCode *task = nullptr;      // Call, TailCall: a named task (else e is the callee)
+  bool is_range = false;           // For, Map
+  std::vector<int> slots;          // Decl
+  std::vector<const Node *> args;  // Call, TailCall; Print (null for a string)
+  std::vector<Type *> types;       // Print: each argument's type
+  std::vector<int> strings;        // Print: each argument's string number, or -1
+  const TaskCode *task = nullptr;  // Call, TailCall: a named task (else e is the callee)
   List body, other;
   std::vector<Arm> arms;
 };

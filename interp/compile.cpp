@@ -18,22 +18,32 @@ namespace kite::interp {
 
 Kind kind_of(Type *t) {
   switch (t->forced()->kind) {
-    case TypeKind::Int: return Kind::Int;
-    case TypeKind::Long: return Kind::Long;
-    case TypeKind::Float: return Kind::Float;
-    case TypeKind::Double: return Kind::Double;
-    case TypeKind::Bool: return Kind::Bool;
-    case TypeKind::Range: return Kind::Range;
-    default: return Kind::Ref;
+    case TypeKind::Int:
+      return Kind::Int;
+    case TypeKind::Long:
+      return Kind::Long;
+    case TypeKind::Float:
+      return Kind::Float;
+    case TypeKind::Double:
+      return Kind::Double;
+    case TypeKind::Bool:
+      return Kind::Bool;
+    case TypeKind::Range:
+      return Kind::Range;
+    default:
+      return Kind::Ref;
   }
 }
 
 Elem elem_of(Type *t) {
   switch (t->forced()->kind) {
     case TypeKind::Int:
-    case TypeKind::Bool: return Elem::I32;
-    case TypeKind::Float: return Elem::F32;
-    default: return Elem::W64;
+    case TypeKind::Bool:
+      return Elem::I32;
+    case TypeKind::Float:
+      return Elem::F32;
+    default:
+      return Elem::W64;
   }
 }
 
@@ -41,9 +51,7 @@ namespace {
 
 using namespace ast;
 
-bool is_task_call(const Expr &e) {
-  return e.kind == ExprKind::Call && e.children[0]->builtin < 0;
-}
+bool is_task_call(const Expr &e) { return e.kind == ExprKind::Call && e.children[0]->builtin < 0; }
 
 bool contains_task_call(const Expr &e) {
   if (is_task_call(e)) return true;
@@ -180,7 +188,9 @@ class Compiler {
         out.push_back(c);
         return;
       }
-      case StmtKind::Assign: assign(s, out); return;
+      case StmtKind::Assign:
+        assign(s, out);
+        return;
       case StmtKind::Return: {
         if (s.expr && is_task_call(*s.expr)) {
           out.push_back(call(*s.expr, out, -1, CodeOp::TailCall));
@@ -195,7 +205,9 @@ class Compiler {
         list(s.body, out);
         list(s.else_body, out);
         return;
-      case StmtKind::Block: list(s.body, out); return;
+      case StmtKind::Block:
+        list(s.body, out);
+        return;
       case StmtKind::If: {
         Code *c = code(CodeOp::If, s.loc);
         c->e = expr(*s.expr, out);
@@ -257,8 +269,8 @@ class Compiler {
       return;
     }
     // a[i] <- e and r.x <- e: e first, then the target's parts.
-    Code *c = code(target.kind == ExprKind::Index ? CodeOp::SetIndex : CodeOp::SetField,
-                   target.loc);
+    Code *c =
+        code(target.kind == ExprKind::Index ? CodeOp::SetIndex : CodeOp::SetField, target.loc);
     c->e = expr(*s.expr, out);
     c->a = expr(*target.children[0], out);
     if (target.kind == ExprKind::Index) {
@@ -343,8 +355,8 @@ class Compiler {
       }
       case ExprKind::FloatLit: {
         Node *n = node(Op::Const, e.loc);
-        n->imm = e.is_float32 ? of_float(static_cast<float>(e.float_value))
-                              : of_double(e.float_value);
+        n->imm =
+            e.is_float32 ? of_float(static_cast<float>(e.float_value)) : of_double(e.float_value);
         return n;
       }
       case ExprKind::BoolLit: {
@@ -372,9 +384,12 @@ class Compiler {
         for (VarDecl *c : e.task->captures) n->list.push_back(read_var(c, e.loc));
         return n;
       }
-      case ExprKind::Unary: return unary(e, out);
-      case ExprKind::Binary: return binary(e, out);
-      case ExprKind::Call: return builtin(e, out);
+      case ExprKind::Unary:
+        return unary(e, out);
+      case ExprKind::Binary:
+        return binary(e, out);
+      case ExprKind::Call:
+        return builtin(e, out);
       case ExprKind::Field: {
         Node *n = node(Op::Field, e.loc);
         n->a = expr(*e.children[0], out);
@@ -393,7 +408,8 @@ class Compiler {
         for (auto &m : e.children) n->list.push_back(expr(*m, out));
         return n;
       }
-      case ExprKind::Construct: return construct(e, out);
+      case ExprKind::Construct:
+        return construct(e, out);
       case ExprKind::New: {
         Node *n = node(Op::New, e.loc);
         n->a = expr(*e.children[0], out);
@@ -407,7 +423,8 @@ class Compiler {
         return n;
       }
       case ExprKind::StringLit:
-      case ExprKind::Future: break;  // print's arguments; a call after checking
+      case ExprKind::Future:
+        break;  // print's arguments; a call after checking
     }
     internal_error("expression kind unknown to the interpreter");
   }
@@ -442,11 +459,17 @@ class Compiler {
     Op op = Op::Not;
     switch (e.unop) {
       case UnaryOp::Neg:
-        op = k == Kind::Int ? Op::NegI : k == Kind::Long ? Op::NegL : k == Kind::Float ? Op::NegF
-                                                                                       : Op::NegD;
+        op = k == Kind::Int     ? Op::NegI
+             : k == Kind::Long  ? Op::NegL
+             : k == Kind::Float ? Op::NegF
+                                : Op::NegD;
         break;
-      case UnaryOp::Not: op = Op::Not; break;
-      case UnaryOp::BitNot: op = Op::BitNot; break;
+      case UnaryOp::Not:
+        op = Op::Not;
+        break;
+      case UnaryOp::BitNot:
+        op = Op::BitNot;
+        break;
     }
     Node *n = node(op, e.loc);
     n->a = expr(*e.children[0], out);
@@ -456,10 +479,14 @@ class Compiler {
   // The op for kind k among the int/long/float/double variants.
   static Op by_kind(Kind k, Op i, Op l, Op f, Op d) {
     switch (k) {
-      case Kind::Int: return i;
-      case Kind::Float: return f;
-      case Kind::Double: return d;
-      default: return l;
+      case Kind::Int:
+        return i;
+      case Kind::Float:
+        return f;
+      case Kind::Double:
+        return d;
+      default:
+        return l;
     }
   }
 
@@ -467,24 +494,60 @@ class Compiler {
     Kind k = kind_of(e.children[0]->type);
     Op op = Op::AddI;
     switch (e.binop) {
-      case BinaryOp::Add: op = by_kind(k, Op::AddI, Op::AddL, Op::AddF, Op::AddD); break;
-      case BinaryOp::Sub: op = by_kind(k, Op::SubI, Op::SubL, Op::SubF, Op::SubD); break;
-      case BinaryOp::Mul: op = by_kind(k, Op::MulI, Op::MulL, Op::MulF, Op::MulD); break;
-      case BinaryOp::Div: op = by_kind(k, Op::DivI, Op::DivL, Op::DivF, Op::DivD); break;
-      case BinaryOp::Mod: op = by_kind(k, Op::ModI, Op::ModL, Op::ModL, Op::ModL); break;
-      case BinaryOp::Shl: op = k == Kind::Int ? Op::ShlI : Op::ShlL; break;
-      case BinaryOp::Shr: op = k == Kind::Int ? Op::ShrI : Op::ShrL; break;
-      case BinaryOp::BitAnd: op = Op::BitAnd; break;
-      case BinaryOp::BitOr: op = Op::BitOr; break;
-      case BinaryOp::BitXor: op = Op::BitXor; break;
-      case BinaryOp::Lt: op = by_kind(k, Op::LtL, Op::LtL, Op::LtF, Op::LtD); break;
-      case BinaryOp::Le: op = by_kind(k, Op::LeL, Op::LeL, Op::LeF, Op::LeD); break;
-      case BinaryOp::Gt: op = by_kind(k, Op::GtL, Op::GtL, Op::GtF, Op::GtD); break;
-      case BinaryOp::Ge: op = by_kind(k, Op::GeL, Op::GeL, Op::GeF, Op::GeD); break;
-      case BinaryOp::Eq: op = by_kind(k, Op::EqL, Op::EqL, Op::EqF, Op::EqD); break;
-      case BinaryOp::Ne: op = by_kind(k, Op::NeL, Op::NeL, Op::NeF, Op::NeD); break;
-      case BinaryOp::And: op = Op::And; break;
-      case BinaryOp::Or: op = Op::Or; break;
+      case BinaryOp::Add:
+        op = by_kind(k, Op::AddI, Op::AddL, Op::AddF, Op::AddD);
+        break;
+      case BinaryOp::Sub:
+        op = by_kind(k, Op::SubI, Op::SubL, Op::SubF, Op::SubD);
+        break;
+      case BinaryOp::Mul:
+        op = by_kind(k, Op::MulI, Op::MulL, Op::MulF, Op::MulD);
+        break;
+      case BinaryOp::Div:
+        op = by_kind(k, Op::DivI, Op::DivL, Op::DivF, Op::DivD);
+        break;
+      case BinaryOp::Mod:
+        op = by_kind(k, Op::ModI, Op::ModL, Op::ModL, Op::ModL);
+        break;
+      case BinaryOp::Shl:
+        op = k == Kind::Int ? Op::ShlI : Op::ShlL;
+        break;
+      case BinaryOp::Shr:
+        op = k == Kind::Int ? Op::ShrI : Op::ShrL;
+        break;
+      case BinaryOp::BitAnd:
+        op = Op::BitAnd;
+        break;
+      case BinaryOp::BitOr:
+        op = Op::BitOr;
+        break;
+      case BinaryOp::BitXor:
+        op = Op::BitXor;
+        break;
+      case BinaryOp::Lt:
+        op = by_kind(k, Op::LtL, Op::LtL, Op::LtF, Op::LtD);
+        break;
+      case BinaryOp::Le:
+        op = by_kind(k, Op::LeL, Op::LeL, Op::LeF, Op::LeD);
+        break;
+      case BinaryOp::Gt:
+        op = by_kind(k, Op::GtL, Op::GtL, Op::GtF, Op::GtD);
+        break;
+      case BinaryOp::Ge:
+        op = by_kind(k, Op::GeL, Op::GeL, Op::GeF, Op::GeD);
+        break;
+      case BinaryOp::Eq:
+        op = by_kind(k, Op::EqL, Op::EqL, Op::EqF, Op::EqD);
+        break;
+      case BinaryOp::Ne:
+        op = by_kind(k, Op::NeL, Op::NeL, Op::NeF, Op::NeD);
+        break;
+      case BinaryOp::And:
+        op = Op::And;
+        break;
+      case BinaryOp::Or:
+        op = Op::Or;
+        break;
     }
     // Ops on kinds the checker does not allow never arise (a % on doubles).
     Node *n = node(op, e.loc);
@@ -515,17 +578,28 @@ class Compiler {
         n->to = t;
         return n;
       }
-      case Builtin::abs_: return with_args(by_kind(t, Op::AbsI, Op::AbsL, Op::AbsF, Op::AbsD));
-      case Builtin::min_: return with_args(by_kind(t, Op::MinL, Op::MinL, Op::MinF, Op::MinD));
-      case Builtin::max_: return with_args(by_kind(t, Op::MaxL, Op::MaxL, Op::MaxF, Op::MaxD));
-      case Builtin::pow_: return fp(Op::PowF, Op::PowD);
-      case Builtin::sqrt_: return fp(Op::SqrtF, Op::SqrtD);
-      case Builtin::exp_: return fp(Op::ExpF, Op::ExpD);
-      case Builtin::log_: return fp(Op::LogF, Op::LogD);
-      case Builtin::sin_: return fp(Op::SinF, Op::SinD);
-      case Builtin::cos_: return fp(Op::CosF, Op::CosD);
-      case Builtin::floor_: return fp(Op::FloorF, Op::FloorD);
-      case Builtin::hash_: return with_args(Op::Hash);
+      case Builtin::abs_:
+        return with_args(by_kind(t, Op::AbsI, Op::AbsL, Op::AbsF, Op::AbsD));
+      case Builtin::min_:
+        return with_args(by_kind(t, Op::MinL, Op::MinL, Op::MinF, Op::MinD));
+      case Builtin::max_:
+        return with_args(by_kind(t, Op::MaxL, Op::MaxL, Op::MaxF, Op::MaxD));
+      case Builtin::pow_:
+        return fp(Op::PowF, Op::PowD);
+      case Builtin::sqrt_:
+        return fp(Op::SqrtF, Op::SqrtD);
+      case Builtin::exp_:
+        return fp(Op::ExpF, Op::ExpD);
+      case Builtin::log_:
+        return fp(Op::LogF, Op::LogD);
+      case Builtin::sin_:
+        return fp(Op::SinF, Op::SinD);
+      case Builtin::cos_:
+        return fp(Op::CosF, Op::CosD);
+      case Builtin::floor_:
+        return fp(Op::FloorF, Op::FloorD);
+      case Builtin::hash_:
+        return with_args(Op::Hash);
       case Builtin::length_:
         return with_args(arg_kind(0) == Kind::Range ? Op::LengthRange : Op::LengthArray);
       case Builtin::atomic_add_:
@@ -546,7 +620,8 @@ class Compiler {
         n->elem = elem_of(element.type);
         return n;
       }
-      case Builtin::print_: break;
+      case Builtin::print_:
+        break;
     }
     internal_error("print used as a value");
   }

@@ -63,13 +63,17 @@ Value convert(Value v, Kind from, Kind to) {
   double d = from == Kind::Float ? double(v.f) : v.d;
   int64_t i = v.l;  // int sign-extended, bool 0/1, long
   switch (to) {
-    case Kind::Int: return of_int(floating ? to_int_sat(d) : wrap32(uint64_t(i)));
-    case Kind::Long: return of_long(floating ? to_long_sat(d) : i);
+    case Kind::Int:
+      return of_int(floating ? to_int_sat(d) : wrap32(uint64_t(i)));
+    case Kind::Long:
+      return of_long(floating ? to_long_sat(d) : i);
     case Kind::Float:
       if (from == Kind::Float) return v;
       return of_float(from == Kind::Double ? static_cast<float>(d) : static_cast<float>(i));
-    case Kind::Double: return of_double(floating ? d : static_cast<double>(i));
-    default: break;
+    case Kind::Double:
+      return of_double(floating ? d : static_cast<double>(i));
+    default:
+      break;
   }
   return v;
 }
@@ -103,7 +107,8 @@ Value load(Elem e, const unsigned char *p) {
       std::memcpy(&v.f, p, 4);
       return v;
     }
-    case Elem::W64: break;
+    case Elem::W64:
+      break;
   }
   Value v;
   std::memcpy(&v, p, 8);
@@ -117,8 +122,12 @@ void store(Elem e, unsigned char *p, Value v) {
       std::memcpy(p, &x, 4);
       return;
     }
-    case Elem::F32: std::memcpy(p, &v.f, 4); return;
-    case Elem::W64: std::memcpy(p, &v, 8); return;
+    case Elem::F32:
+      std::memcpy(p, &v.f, 4);
+      return;
+    case Elem::W64:
+      std::memcpy(p, &v, 8);
+      return;
   }
 }
 
@@ -129,12 +138,18 @@ int64_t bits_of(Type *t, Value v) {
 
 int64_t print_tag(Type *t) {
   switch (t->kind) {
-    case TypeKind::Int: return KITE_PRINT_INT;
-    case TypeKind::Long: return KITE_PRINT_LONG;
-    case TypeKind::Float: return KITE_PRINT_FLOAT;
-    case TypeKind::Double: return KITE_PRINT_DOUBLE;
-    case TypeKind::Bool: return KITE_PRINT_BOOL;
-    default: return KITE_PRINT_RANGE;
+    case TypeKind::Int:
+      return KITE_PRINT_INT;
+    case TypeKind::Long:
+      return KITE_PRINT_LONG;
+    case TypeKind::Float:
+      return KITE_PRINT_FLOAT;
+    case TypeKind::Double:
+      return KITE_PRINT_DOUBLE;
+    case TypeKind::Bool:
+      return KITE_PRINT_BOOL;
+    default:
+      return KITE_PRINT_RANGE;
   }
 }
 
@@ -181,7 +196,9 @@ class Heap {
     return a;
   }
 
-  Value *record(size_t n) { return static_cast<Value *>(alloc(sizeof(Value) * std::max<size_t>(n, 1))); }
+  Value *record(size_t n) {
+    return static_cast<Value *>(alloc(sizeof(Value) * std::max<size_t>(n, 1)));
+  }
 
  private:
   static constexpr size_t kBlock = size_t(1) << 20;
@@ -216,7 +233,8 @@ class Machine {
     const TaskCode *main = code_.main;
     const ast::TaskDecl &decl = *main->decl;
     host::Artifact signature;
-    for (ast::VarDecl *p : decl.param_vars) signature.params.push_back({p->name, to_string(p->type)});
+    for (ast::VarDecl *p : decl.param_vars)
+      signature.params.push_back({p->name, to_string(p->type)});
     host::MainArgs converted = host::convert_args(signature, args);
     std::vector<Value> values;
     for (size_t i = 0; i < decl.param_vars.size(); ++i)
@@ -391,14 +409,20 @@ class Machine {
 
   Flow exec(const Code *c, Value *f) {
     switch (c->op) {
-      case CodeOp::Eval: eval(c->e, f); return Flow::Next;
-      case CodeOp::Print: print(c, f); return Flow::Next;
+      case CodeOp::Eval:
+        eval(c->e, f);
+        return Flow::Next;
+      case CodeOp::Print:
+        print(c, f);
+        return Flow::Next;
       case CodeOp::Decl: {
         Value v = c->e ? eval(c->e, f) : Value{};
         for (int s : c->slots) f[s] = v;
         return Flow::Next;
       }
-      case CodeOp::Set: f[c->slot] = eval(c->e, f); return Flow::Next;
+      case CodeOp::Set:
+        f[c->slot] = eval(c->e, f);
+        return Flow::Next;
       case CodeOp::SetAlias: {
         Value v = eval(c->e, f);
         store(c->elem, element_at(f[c->slot], as_int(f[c->slot2]), c->elem, c->loc), v);
@@ -418,16 +442,23 @@ class Machine {
         r[c->slot] = v;
         return Flow::Next;
       }
-      case CodeOp::Call: call(c, f); return Flow::Next;
-      case CodeOp::TailCall: tail_call(c, f); return Flow::Tail;
+      case CodeOp::Call:
+        call(c, f);
+        return Flow::Next;
+      case CodeOp::TailCall:
+        tail_call(c, f);
+        return Flow::Tail;
       case CodeOp::Return:
         result_ = c->e ? eval(c->e, f) : Value{};
         return Flow::Return;
       case CodeOp::If:
         return exec_list(as_int(eval(c->e, f)) ? c->body : c->other, f);
-      case CodeOp::Case: return exec_case(c, f);
+      case CodeOp::Case:
+        return exec_case(c, f);
       case CodeOp::For:
-      case CodeOp::Map: loop(c, f); return Flow::Next;
+      case CodeOp::Map:
+        loop(c, f);
+        return Flow::Next;
     }
     return Flow::Next;
   }
@@ -456,7 +487,9 @@ class Machine {
   void loop(const Code *c, Value *f) {
     Value coll = eval(c->e, f);
     f[c->slot] = coll;
-    int64_t n = c->is_range ? range_length(coll) : coll.p ? static_cast<Array *>(coll.p)->length : 0;
+    int64_t n = c->is_range ? range_length(coll)
+                : coll.p    ? static_cast<Array *>(coll.p)->length
+                            : 0;
     if (c->op == CodeOp::For) {
       for (f[c->slot2] = of_int(0); as_int(f[c->slot2]) < n;
            f[c->slot2] = of_int(wrap32(uint64_t(f[c->slot2].l) + 1)))
@@ -489,33 +522,44 @@ class Machine {
 
   Value eval(const Node *n, Value *f) {
     switch (n->op) {
-      case Op::Const: return n->imm;
-      case Op::Local: return f[n->slot];
+      case Op::Const:
+        return n->imm;
+      case Op::Local:
+        return f[n->slot];
       case Op::AliasElem:
         return load(n->elem, element_at(f[n->slot], as_int(f[n->slot2]), n->elem, n->loc));
       case Op::AliasRange:
         return of_int(wrap32(uint64_t(range_first(f[n->slot])) + uint64_t(f[n->slot2].l)));
-      case Op::Global: return constant(n->slot);
-      case Op::TaskValue: return of_ptr(const_cast<Closure *>(&n->task->self));
+      case Op::Global:
+        return constant(n->slot);
+      case Op::TaskValue:
+        return of_ptr(const_cast<Closure *>(&n->task->self));
       case Op::MakeClosure: {
-        auto *c = static_cast<Closure *>(heap_.alloc(sizeof(Closure) + sizeof(Value) * n->list.size()));
+        auto *c =
+            static_cast<Closure *>(heap_.alloc(sizeof(Closure) + sizeof(Value) * n->list.size()));
         c->task = n->task;
         for (size_t i = 0; i < n->list.size(); ++i) c->captures[i] = eval(n->list[i], f);
         return of_ptr(c);
       }
 
-      case Op::NegI: return of_int(wrap32(0 - uint64_t(eval(n->a, f).l)));
-      case Op::NegL: return of_long(sub64(0, eval(n->a, f).l));
-      case Op::NegF: return of_float(-eval(n->a, f).f);
-      case Op::NegD: return of_double(-eval(n->a, f).d);
-      case Op::Not: return of_long(eval(n->a, f).l == 0);
-      case Op::BitNot: return of_long(~eval(n->a, f).l);
+      case Op::NegI:
+        return of_int(wrap32(0 - uint64_t(eval(n->a, f).l)));
+      case Op::NegL:
+        return of_long(sub64(0, eval(n->a, f).l));
+      case Op::NegF:
+        return of_float(-eval(n->a, f).f);
+      case Op::NegD:
+        return of_double(-eval(n->a, f).d);
+      case Op::Not:
+        return of_long(eval(n->a, f).l == 0);
+      case Op::BitNot:
+        return of_long(~eval(n->a, f).l);
 
-#define KITE_BIN(name, expr)               \
-  case Op::name: {                         \
-    Value x = eval(n->a, f);               \
-    Value y = eval(n->b, f);               \
-    return expr;                           \
+#define KITE_BIN(name, expr) \
+  case Op::name: {           \
+    Value x = eval(n->a, f); \
+    Value y = eval(n->b, f); \
+    return expr;             \
   }
         KITE_BIN(AddI, of_int(wrap32(x.u + y.u)))
         KITE_BIN(AddL, of_long(add64(x.l, y.l)))
@@ -587,10 +631,13 @@ class Machine {
         if (y == 0) division_by_zero(n->loc);
         return of_long(remainder(x, y));
       }
-      case Op::And: return of_long(eval(n->a, f).l && eval(n->b, f).l);
-      case Op::Or: return of_long(eval(n->a, f).l || eval(n->b, f).l);
+      case Op::And:
+        return of_long(eval(n->a, f).l && eval(n->b, f).l);
+      case Op::Or:
+        return of_long(eval(n->a, f).l || eval(n->b, f).l);
 
-      case Op::Field: return record_field<Value>(eval(n->a, f), n->loc)[n->slot];
+      case Op::Field:
+        return record_field<Value>(eval(n->a, f), n->loc)[n->slot];
       case Op::Index: {
         Value a = eval(n->a, f);
         int32_t i = as_int(eval(n->b, f));
@@ -599,7 +646,8 @@ class Machine {
       case Op::Tuple:
       case Op::Struct: {
         // Members first, then the record (as the device's helper).
-        auto *values = static_cast<Value *>(alloca(sizeof(Value) * std::max<size_t>(n->list.size(), 1)));
+        auto *values =
+            static_cast<Value *>(alloca(sizeof(Value) * std::max<size_t>(n->list.size(), 1)));
         for (size_t i = 0; i < n->list.size(); ++i)
           values[i] = n->list[i] ? eval(n->list[i], f) : Value{};
         Value *r = heap_.record(n->list.size());
@@ -619,7 +667,8 @@ class Machine {
         return of_ptr(heap_.array(count, n->elem));
       }
 
-      case Op::Convert: return convert(eval(n->a, f), n->from, n->to);
+      case Op::Convert:
+        return convert(eval(n->a, f), n->from, n->to);
       case Op::AbsI: {
         int32_t x = as_int(eval(n->a, f));
         return of_int(wrap32(x < 0 ? 0u - uint32_t(x) : uint32_t(x)));
@@ -628,31 +677,48 @@ class Machine {
         int64_t x = eval(n->a, f).l;
         return of_long(x < 0 ? sub64(0, x) : x);
       }
-      case Op::AbsF: return of_float(std::fabs(eval(n->a, f).f));
-      case Op::AbsD: return of_double(std::fabs(eval(n->a, f).d));
-      case Op::SqrtF: return of_float(std::sqrt(eval(n->a, f).f));
-      case Op::SqrtD: return of_double(std::sqrt(eval(n->a, f).d));
-      case Op::ExpF: return of_float(std::exp(eval(n->a, f).f));
-      case Op::ExpD: return of_double(std::exp(eval(n->a, f).d));
-      case Op::LogF: return of_float(std::log(eval(n->a, f).f));
-      case Op::LogD: return of_double(std::log(eval(n->a, f).d));
-      case Op::SinF: return of_float(std::sin(eval(n->a, f).f));
-      case Op::SinD: return of_double(std::sin(eval(n->a, f).d));
-      case Op::CosF: return of_float(std::cos(eval(n->a, f).f));
-      case Op::CosD: return of_double(std::cos(eval(n->a, f).d));
-      case Op::FloorF: return of_float(std::floor(eval(n->a, f).f));
-      case Op::FloorD: return of_double(std::floor(eval(n->a, f).d));
-      case Op::Hash: return of_long(kite_hash(eval(n->a, f).l));
+      case Op::AbsF:
+        return of_float(std::fabs(eval(n->a, f).f));
+      case Op::AbsD:
+        return of_double(std::fabs(eval(n->a, f).d));
+      case Op::SqrtF:
+        return of_float(std::sqrt(eval(n->a, f).f));
+      case Op::SqrtD:
+        return of_double(std::sqrt(eval(n->a, f).d));
+      case Op::ExpF:
+        return of_float(std::exp(eval(n->a, f).f));
+      case Op::ExpD:
+        return of_double(std::exp(eval(n->a, f).d));
+      case Op::LogF:
+        return of_float(std::log(eval(n->a, f).f));
+      case Op::LogD:
+        return of_double(std::log(eval(n->a, f).d));
+      case Op::SinF:
+        return of_float(std::sin(eval(n->a, f).f));
+      case Op::SinD:
+        return of_double(std::sin(eval(n->a, f).d));
+      case Op::CosF:
+        return of_float(std::cos(eval(n->a, f).f));
+      case Op::CosD:
+        return of_double(std::cos(eval(n->a, f).d));
+      case Op::FloorF:
+        return of_float(std::floor(eval(n->a, f).f));
+      case Op::FloorD:
+        return of_double(std::floor(eval(n->a, f).d));
+      case Op::Hash:
+        return of_long(kite_hash(eval(n->a, f).l));
       case Op::LengthArray: {
         auto *a = static_cast<Array *>(eval(n->a, f).p);
         return of_int(a ? int32_t(a->length) : 0);
       }
-      case Op::LengthRange: return of_int(range_length(eval(n->a, f)));
+      case Op::LengthRange:
+        return of_int(range_length(eval(n->a, f)));
 
       case Op::AtomicAdd:
       case Op::AtomicMin:
       case Op::AtomicMax:
-      case Op::AtomicCas: return atomic(n, f);
+      case Op::AtomicCas:
+        return atomic(n, f);
     }
     internal_error("unknown interpreter op");
   }
@@ -661,7 +727,7 @@ class Machine {
   __attribute__((noinline)) Value atomic(const Node *n, Value *f) {
     Value a = eval(n->a, f);
     int32_t i = as_int(eval(n->b, f));
-    Value v = eval(n->c, f);                         // the operand; atomic_cas: expected
+    Value v = eval(n->c, f);                             // the operand; atomic_cas: expected
     Value replacement = n->d ? eval(n->d, f) : Value{};  // atomic_cas: the new value
     unsigned char *p = element_at(a, i, n->elem, n->loc);
     Value old = load(n->elem, p);
@@ -671,8 +737,12 @@ class Machine {
       case Op::AtomicAdd:
         now = wide ? of_long(add64(old.l, v.l)) : of_int(wrap32(old.u + v.u));
         break;
-      case Op::AtomicMin: now = of_long(std::min(old.l, v.l)); break;
-      case Op::AtomicMax: now = of_long(std::max(old.l, v.l)); break;
+      case Op::AtomicMin:
+        now = of_long(std::min(old.l, v.l));
+        break;
+      case Op::AtomicMax:
+        now = of_long(std::max(old.l, v.l));
+        break;
       default:
         if (old.l == v.l) now = replacement;
         break;
@@ -747,8 +817,9 @@ void run(const ast::Program &program, const std::vector<std::string> &args, std:
   int err = pthread_create(&thread, &attr, run_job, &job);
   pthread_attr_destroy(&attr);
   if (err != 0) {
-    throw host::RunError(fmt::format("cannot start the interpreter's thread with a {} MiB stack: {}",
-                                     options.stack_bytes >> 20, std::strerror(err)));
+    throw host::RunError(
+        fmt::format("cannot start the interpreter's thread with a {} MiB stack: {}",
+                    options.stack_bytes >> 20, std::strerror(err)));
   }
   pthread_join(thread, nullptr);
   if (job.error) std::rethrow_exception(job.error);

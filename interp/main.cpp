@@ -55,7 +55,7 @@ constexpr const char *kUsage =
 
 // kite-run's options that shape only the device run: accepted, ignored.
 const std::set<std::string> kIgnoredFlags = {"--no-cache", "--probe", "--stats"};
-const std::set<std::string> kIgnoredValued = {"--device", "--workers",      "--deque",
+const std::set<std::string> kIgnoredValued = {"--device",  "--workers",      "--deque",
                                               "--records", "--print-buffer", "--heap"};
 // kite-run's options whose output the interpreter cannot give.
 const std::set<std::string> kDeviceOnly = {"--list-devices", "--trace"};
@@ -77,8 +77,8 @@ bool is_valued(const std::string &name) {
 // The option's name: "--heap" for "--heap" and "--heap=1G"; "" if it is none.
 std::string option_name(const std::string &token) {
   std::string name = token.substr(0, token.find('='));
-  bool known = kFlags.count(name) || kIgnoredFlags.count(name) || kDeviceOnly.count(name) ||
-               is_valued(name);
+  bool known =
+      kFlags.count(name) || kIgnoredFlags.count(name) || kDeviceOnly.count(name) || is_valued(name);
   return known ? name : "";
 }
 
@@ -109,8 +109,8 @@ void apply(Options &o, const std::string &name, const std::string &value) {
   if (name == "--stack") {
     auto bytes = parse_size(value);
     if (!bytes || *bytes < (size_t(16) << 20)) {
-      throw RunError(fmt::format("--stack takes a size of at least 16M (K, M or G suffix), not '{}'",
-                                 value));
+      throw RunError(
+          fmt::format("--stack takes a size of at least 16M (K, M or G suffix), not '{}'", value));
     }
     o.stack_bytes = *bytes;
   }
@@ -169,8 +169,8 @@ int run(const Options &o) {
     source_path = artifact.source;
     std::ifstream probe(source_path, std::ios::binary);
     if (!probe) {
-      throw RunError(fmt::format("cannot open '{}', the source of artifact '{}'", source_path,
-                                 o.prog));
+      throw RunError(
+          fmt::format("cannot open '{}', the source of artifact '{}'", source_path, o.prog));
     }
     text = read_file(source_path);
   }
