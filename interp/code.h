@@ -76,26 +76,26 @@ struct Closure {
   Value captures[1];  // as many as the task has captures
 };
 
-#define KITE_INTERP_OPS(X)                                                                        \
-  X(Const)                                                                                        \
-  X(Local) X(AliasElem) X(AliasRange) X(Global) X(TaskValue) X(MakeClosure) X(NegI) X(NegL)       \
-      X(NegF) X(NegD) X(Not) X(BitNot) X(AddI) X(AddL) X(AddF) X(AddD) X(SubI) X(SubL) X(SubF)    \
-          X(SubD) X(MulI) X(MulL) X(MulF) X(MulD) X(DivI) X(DivL) X(DivF) X(DivD) X(ModI) X(ModL) \
-              X(ShlI) X(ShlL) X(ShrI) X(ShrL) X(BitAnd) X(BitOr) X(BitXor) X(LtL) X(LeL) X(GtL)   \
-                  X(GeL) X(EqL) X(NeL) X(LtF) X(LeF) X(GtF) X(GeF) X(EqF) X(NeF) X(LtD) X(LeD)    \
-                      X(GtD) X(GeD) X(EqD) X(NeD) X(And) X(Or) X(Field) X(Index) X(Tuple)         \
-                          X(Struct) X(Union) X(New) X(Range) X(Convert) X(AbsI) X(AbsL) X(AbsF)   \
-                              X(AbsD) X(MinL) X(MinF) X(MinD) X(MaxL) X(MaxF) X(MaxD) X(PowF)     \
-                                  X(PowD) X(SqrtF) X(SqrtD) X(ExpF) X(ExpD) X(LogF) X(LogD)       \
-                                      X(SinF) X(SinD) X(CosF) X(CosD) X(FloorF) X(FloorD) X(Hash) \
-                                          X(LengthArray) X(LengthRange) X(AtomicAdd) X(AtomicMin) \
-                                              X(AtomicMax) X(AtomicCas)
-
+// clang-format off
 enum class Op : uint8_t {
-#define X(k) k,
-  KITE_INTERP_OPS(X)
-#undef X
+  // Leaves: a constant, a slot, a loop's element, a top-level constant, a
+  // named task as a value; an anonymous task's closure.
+  Const, Local, AliasElem, AliasRange, Global, TaskValue, MakeClosure,
+  // Operators, by operand kind: I int, L long (and int or bool where the
+  // sign-extended form gives the same answer), F float, D double.
+  NegI, NegL, NegF, NegD, Not, BitNot,
+  AddI, AddL, AddF, AddD, SubI, SubL, SubF, SubD, MulI, MulL, MulF, MulD,
+  DivI, DivL, DivF, DivD, ModI, ModL, ShlI, ShlL, ShrI, ShrL, BitAnd, BitOr, BitXor,
+  LtL, LeL, GtL, GeL, EqL, NeL, LtF, LeF, GtF, GeF, EqF, NeF, LtD, LeD, GtD, GeD, EqD, NeD,
+  And, Or,
+  // Heap values.
+  Field, Index, Tuple, Struct, Union, New, Range,
+  // Built-ins.
+  Convert, AbsI, AbsL, AbsF, AbsD, MinL, MinF, MinD, MaxL, MaxF, MaxD, PowF, PowD,
+  SqrtF, SqrtD, ExpF, ExpD, LogF, LogD, SinF, SinD, CosF, CosD, FloorF, FloorD, Hash,
+  LengthArray, LengthRange, AtomicAdd, AtomicMin, AtomicMax, AtomicCas,
 };
+// clang-format on
 
 // An expression with no task call in it (compile.cpp moves calls out).
 struct Node {

@@ -555,12 +555,9 @@ class Machine {
       case Op::BitNot:
         return of_long(~eval(n->a, f).l);
 
+// clang-format off
 #define KITE_BIN(name, expr) \
-  case Op::name: {           \
-    Value x = eval(n->a, f); \
-    Value y = eval(n->b, f); \
-    return expr;             \
-  }
+  case Op::name: { Value x = eval(n->a, f); Value y = eval(n->b, f); return expr; }
         KITE_BIN(AddI, of_int(wrap32(x.u + y.u)))
         KITE_BIN(AddL, of_long(add64(x.l, y.l)))
         KITE_BIN(AddF, of_float(x.f + y.f))
@@ -610,6 +607,7 @@ class Machine {
         KITE_BIN(PowD, of_double(std::pow(x.d, y.d)))
         KITE_BIN(Range, of_long(int64_t(range_of(as_int(x), as_int(y)))))
 #undef KITE_BIN
+        // clang-format on
 
       case Op::DivI: {
         int32_t x = as_int(eval(n->a, f)), y = as_int(eval(n->b, f));
