@@ -28,4 +28,7 @@ kite_device = lit_config.params.get("kite_device", "cpu")
 config.substitutions.append(("%run", os.path.join(bin_dir, "kite-run") + " --device " + kite_device))
 if kite_device != "cpu":
     config.available_features.add("gpu")
+# %edit-kart changes a header line of an artifact (tests/Inputs/edit-kart.py).
+config.substitutions.append(
+    ("%edit-kart", "python3 " + os.path.join(config.test_source_root, "Inputs", "edit-kart.py")))
 config.substitutions.append(("%examples", os.path.join(config.test_source_root, "..", "examples")))

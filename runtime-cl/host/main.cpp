@@ -107,7 +107,8 @@ struct Report {
 // --- command line ---
 
 const std::set<std::string> kFlags = {"-t",         "--time",  "--stats", "--list-devices",
-                                      "--no-cache", "--probe", "-h",      "--help"};
+                                      "--no-cache", "--probe", "-h",      "--help",
+                                      "--version"};
 const std::set<std::string> kValued = {"--device",       "--records", "--deque", "--workers",
                                        "--print-buffer", "--heap",    "--trace"};
 
@@ -156,6 +157,9 @@ std::vector<std::string> arrange_command_line(int argc, char **argv, Options &o)
 std::optional<int> parse_command_line(int argc, char **argv, Options &o) {
   CLI::App app{"kite-run: runs a program compiled by kitec on an OpenCL device", "kite-run"};
   app.set_help_flag("-h,--help", "Print this help and exit");
+  app.set_version_flag(
+      "--version", "kite-run " KITE_VERSION,
+      "Print kite-run's version (it runs artifacts of kitec's same version) and exit");
   app.add_option("--device", o.device,
                  "cpu, gpu, or a device number from --list-devices (default: the first CPU "
                  "device, else the first device)");
@@ -196,6 +200,8 @@ std::optional<int> parse_command_line(int argc, char **argv, Options &o) {
     std::reverse(words.begin(), words.end());  // CLI11 takes them back to front
     app.parse(words);
   } catch (const CLI::CallForHelp &e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion &e) {
     return app.exit(e);
   } catch (const CLI::ParseError &e) {
     fmt::print(stderr, "kite-run: error: {}\n", e.what());
