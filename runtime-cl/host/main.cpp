@@ -375,6 +375,23 @@ std::string error_message(const Ctl &ctl, const Ctl64 &ctl64) {
   }
 }
 
+// A second line for the errors a runaway recursion causes, which a bigger
+// buffer would only delay.
+std::string error_hint(const Ctl &ctl) {
+  switch (ctl[KITE_CTL_ERROR]) {
+    case KITE_ERR_RECORDS:
+      return "\nkite-run: note: unbounded recursion is the usual cause (a task that keeps "
+             "calling itself); if the program really has this many tasks alive at once, "
+             "enlarge the pool with --records N";
+    case KITE_ERR_QUEUE:
+      return "\nkite-run: note: unbounded recursion is the usual cause (a task that keeps "
+             "calling itself); if the program really queues this many calls, enlarge each "
+             "worker's deque with --deque N (a power of two)";
+    default:
+      return "";
+  }
+}
+
 std::string error_site(const Artifact &artifact, int32_t site) {
   if (site < 0) return "";
   if (static_cast<size_t>(site) >= artifact.sites.size()) {
@@ -606,7 +623,8 @@ int run(const Options &o) {
   // 6. The outcome.
   if (timed_out) throw TimedOut(timeout_message(*o.timeout));
   if (ctl[KITE_CTL_ERROR] != KITE_ERR_NONE) {
-    throw RunError(error_message(ctl, ctl64) + error_site(artifact, ctl[KITE_CTL_ERROR_SITE]));
+    throw RunError(error_message(ctl, ctl64) + error_site(artifact, ctl[KITE_CTL_ERROR_SITE]) +
+                   error_hint(ctl));
   }
   if (artifact.result != "unit") {
     if (auto type = scalar_type(artifact.result)) {
