@@ -2,10 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <cstdint>
 #include <map>
 #include <set>
 #include <ostream>
 #include <sstream>
+#include <string_view>
 
 #include "frontend/check.h"
 #include "frontend/prelude.h"
@@ -1144,15 +1146,34 @@ Artifact emit_opencl(const cps::Program &program, const ast::Program &ast,
   a.frame_words = program.frame_words;
   int node_shift = 1;
   while ((size_t(1) << node_shift) <= program.nodes.size()) ++node_shift;
-  a.opencl = fmt::format("#define KITE_FRAME_WORDS {}\n#define KITE_NODE_SHIFT {}\n",
-                         program.frame_words, node_shift) +
+  // The counts the artifact's header repeats: kite-run checks that they agree.
+  a.opencl = fmt::format(
+                 "#define KITE_FRAME_WORDS {}\n#define KITE_NODE_SHIFT {}\n"
+                 "#define KITE_STRING_COUNT {}\n#define KITE_SITE_COUNT {}\n"
+                 "#define KITE_MAIN_PARAM_COUNT {}\n",
+                 program.frame_words, node_shift, a.strings.size(), a.sites.size(),
+                 a.params.size()) +
              kRuntimeSource +
              "\n" + generated;
   return a;
 }
 
-void write_artifact(const Artifact &a, std::ostream &out) {
-  out << "kite-artifact 1\n";
+namespace {
+
+// 64-bit FNV-1a: the artifact's checksum (docs/artifact.md).
+uint64_t fnv1a64(std::string_view bytes) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (unsigned char c : bytes) h = (h ^ c) * 0x100000001b3ull;
+  return h;
+}
+
+}  // namespace
+
+void write_artifact(const Artifact &a, std::ostream &file) {
+  // The whole text is built first: its last line is a checksum of the rest.
+  std::ostringstream out;
+  out << "kite-artifact 2\n";
+  out << "kitec " << KITE_VERSION << "\n";
   out << "source " << a.source_path << "\n";
   for (auto &[name, type] : a.params) out << "param " << name << " " << type << "\n";
   out << "result " << a.result << "\n";
@@ -1164,6 +1185,9 @@ void write_artifact(const Artifact &a, std::ostream &out) {
     out << "site " << i << " " << a.sites[i].line << " " << a.sites[i].col
         << (a.sites[i].file == 1 ? std::string(" ") + kPreludePath : "") << "\n";
   out << "opencl " << a.opencl.size() << "\n" << a.opencl;
+  if (!a.opencl.empty() && a.opencl.back() != '\n') out << "\n";
+  std::string body = out.str();
+  file << body << fmt::format("checksum {:016x}\n", fnv1a64(body));
 }
 
 }  // namespace kite

@@ -42,4 +42,10 @@ else:
     config.substitutions.append(("%run", os.path.join(bin_dir, "kite-run") + " --device " + kite_device))
 if run_device != "cpu":
     config.available_features.add("gpu")
+# %edit-kart changes a header line of an artifact (tests/Inputs/edit-kart.py).
+config.substitutions.append(
+    ("%edit-kart", "python3 " + os.path.join(config.test_source_root, "Inputs", "edit-kart.py")))
+# %exit-status N S cmd...: cmd must exit with status N within S seconds.
+config.substitutions.append(
+    ("%exit-status", "python3 " + os.path.join(config.test_source_root, "Inputs", "exit-status.py")))
 config.substitutions.append(("%examples", os.path.join(config.test_source_root, "..", "examples")))
