@@ -46,6 +46,9 @@
  */
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
+/* Kite's a * b + c rounds twice on every device, as the reference
+ * interpreter does: no fused multiply-add unless a program asks for one. */
+#pragma OPENCL FP_CONTRACT OFF
 
 /* A fence that orders this worker's global loads and stores for every other
  * worker of the device. OpenCL 1.2's mem_fence is that on PoCL; on NVIDIA it
