@@ -179,7 +179,8 @@ class Emitter {
       case ExprKind::Index:
         return element(t, expr(*e.children[0]), expr(*e.children[1]), e.loc);
       case ExprKind::Range:
-        return fmt::format("kite_range({}, {})", expr(*e.children[0]), expr(*e.children[1]));
+        return fmt::format("kite_range_checked(c, {}, {}, {})", expr(*e.children[0]),
+                           expr(*e.children[1]), site(e.loc));
       case ExprKind::New:
         return fmt::format("kite_new_array(c, {}, {}, {})", expr(*e.children[0]),
                            is_wide(t->elem) ? 8 : 4, site(e.loc));
@@ -357,6 +358,14 @@ class Emitter {
       args += ", " + expr(a);
     }
     h << ") {\n  int items = 0;\n";
+    // A tuple never given a value is an error before anything is printed.
+    for (size_t i = 0; i < n; ++i) {
+      const Expr &a = *call.children[i + 1];
+      const Type *t = a.type ? a.type->forced() : nullptr;
+      if (t && t->kind == TypeKind::Tuple)
+        h << fmt::format("  if (a{} == 0) {{ kite_error(c, KITE_ERR_NULL, {}, 0, 0); return; }}\n", i,
+                         site(a.loc));
+    }
     for (size_t i = 0; i < n; ++i) {
       const Expr &a = *call.children[i + 1];
       const Type *t = a.type ? a.type->forced() : nullptr;

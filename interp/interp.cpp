@@ -316,7 +316,7 @@ class Machine {
         add_array(t, values[i]);
       } else if (t->kind == TypeKind::Tuple) {
         auto *members = static_cast<Value *>(values[i].p);
-        if (!members) null_value(SourceLoc{});  // kite-run reports no site here
+        if (!members) null_value(c->args[i]->loc);
         pairs_.push_back(KITE_PRINT_TUPLE);
         pairs_.push_back(int64_t(t->params.size()));
         for (size_t k = 0; k < t->params.size(); ++k) {
@@ -605,10 +605,17 @@ class Machine {
         KITE_BIN(MaxD, of_double(std::fmax(x.d, y.d)))
         KITE_BIN(PowF, of_float(std::pow(x.f, y.f)))
         KITE_BIN(PowD, of_double(std::pow(x.d, y.d)))
-        KITE_BIN(Range, of_long(int64_t(range_of(as_int(x), as_int(y)))))
 #undef KITE_BIN
         // clang-format on
 
+      case Op::Range: {
+        Value x = eval(n->a, f), y = eval(n->b, f);
+        // A loop's index and a range's length are ints.
+        if (int64_t(as_int(y)) - int64_t(as_int(x)) >= INT32_MAX)
+          fail(fmt::format("range [{}, {}] has more than 2147483647 elements", as_int(x), as_int(y)),
+               n->loc);
+        return of_long(int64_t(range_of(as_int(x), as_int(y))));
+      }
       case Op::DivI: {
         int32_t x = as_int(eval(n->a, f)), y = as_int(eval(n->b, f));
         if (y == 0) division_by_zero(n->loc);

@@ -110,6 +110,7 @@
 #define KITE_ERR_CASE 7           /* union tag matched no branch */
 #define KITE_ERR_NULL 8           /* a struct, union or tuple variable never given a value */
 #define KITE_ERR_LENGTH 9         /* A = a negative array length given to new */
+#define KITE_ERR_RANGE 10         /* A, B = a range's ends: more than INT_MAX elements */
 
 /* Print records in printbuf: a header long holding the item count n, then n
  * (tag, value) pairs of longs. Records are whole: one reservation per print. */

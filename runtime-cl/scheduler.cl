@@ -458,6 +458,12 @@ KITE_DATA __global long *kite_field(kite_ctx *c, long ref, int k, int site) {
 }
 
 long kite_range(int first, int last) { return ((long)last << 32) | (long)(uint)first; }
+/* [first, last] as a Kite expression makes: a loop's index and a range's
+ * length are ints, so a range may hold at most INT_MAX elements. */
+long kite_range_checked(kite_ctx *c, int first, int last, int site) {
+  if ((long)last - (long)first >= 2147483647L) kite_error(c, KITE_ERR_RANGE, site, first, last);
+  return kite_range(first, last);
+}
 int kite_range_length(long r) {
   long n = (long)(int)(r >> 32) - (long)(int)(r & 0xffffffffL) + 1;
   return n < 0 ? 0 : (int)n;

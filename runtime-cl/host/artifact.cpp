@@ -232,7 +232,7 @@ void check_format(std::string_view text, const std::string &path) {
   }
   if (first != kFormat) {
     throw RunError(fmt::format(
-        "'{}' is in artifact format '{}', and this kite-run reads format '{}': compile it "
+        "'{}' is in artifact format '{}', and this version of Kite reads format '{}': compile it "
         "again with kitec {}",
         path, first.substr(kMagic.size()), kFormat.substr(kMagic.size()), KITE_VERSION));
   }

@@ -370,6 +370,8 @@ std::string error_message(const Ctl &ctl, const Ctl64 &ctl64) {
       return "use of a struct, union or tuple variable that was never given a value";
     case KITE_ERR_LENGTH:
       return fmt::format("array length {} is negative", a);
+    case KITE_ERR_RANGE:
+      return fmt::format("range [{}, {}] has more than 2147483647 elements", a, b);
     default:
       return fmt::format("internal: unknown run-time error code {}", ctl[KITE_CTL_ERROR]);
   }
