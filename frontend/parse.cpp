@@ -703,9 +703,13 @@ class Builder {
     return e;
   }
 
-  // 42, 0x2A, 42L. Decimal literals must fit the signed type (one more when
-  // negated: -2147483648); hexadecimal ones may use every bit, as in Java,
-  // so 0xFFFFFFFF is the int -1.
+  // 42, 0x2A, 42L. The literal's value is kept as a long; whether an
+  // unsuffixed one is an int or a long depends on where it is used, so the
+  // checker decides (and rejects one too large for int where an int is
+  // wanted). A decimal literal must fit the signed type (one more when
+  // negated: -2147483648); a hexadecimal one may use every bit of the
+  // unsigned type and spells those bits, as in C: 0xFFFFFFFF is the int -1
+  // but the long 4294967295.
   ast::ExprPtr int_literal(Token *t, SourceLoc at, bool negated) {
     auto e = ast::make_expr(ast::ExprKind::IntLit, at);
     std::string text = token_text(file_, t);
@@ -727,23 +731,17 @@ class Builder {
       if (magnitude > (std::numeric_limits<uint64_t>::max() - digit) / base) overflow = true;
       magnitude = magnitude * base + digit;
     }
-    uint64_t limit;
-    if (hex)
-      limit = e->is_long ? std::numeric_limits<uint64_t>::max() : 0xFFFFFFFFull;
-    else
-      limit = (e->is_long ? uint64_t(1) << 63 : uint64_t(1) << 31) - (negated ? 0 : 1);
-    if (overflow || magnitude > limit) {
-      diags_.error(loc_of(t), "integer literal is too large for {}", e->is_long ? "long" : "int");
+    uint64_t long_limit =
+        hex ? std::numeric_limits<uint64_t>::max() : (uint64_t(1) << 63) - (negated ? 0 : 1);
+    if (overflow || magnitude > long_limit) {
+      diags_.error(loc_of(t), "integer literal is too large for long");
       return e;
     }
-    // Hexadecimal digits spell bits: wrap to the signed type first. Negation
-    // wraps too, so -2147483648 and -0x80000000 are INT_MIN.
-    if (e->is_long) {
-      e->int_value = int64_t(negated ? 0 - magnitude : magnitude);
-    } else {
-      uint32_t bits = uint32_t(magnitude);
-      e->int_value = int32_t(negated ? 0u - bits : bits);
-    }
+    uint64_t int_limit = hex ? 0xFFFFFFFFull : (uint64_t(1) << 31) - (negated ? 0 : 1);
+    e->fits_int = !e->is_long && magnitude <= int_limit;
+    // Negation wraps, so -9223372036854775808L and -0x8000000000000000L are
+    // LONG_MIN (and, as an int, -2147483648 and -0x80000000 are INT_MIN).
+    e->int_value = int64_t(negated ? 0 - magnitude : magnitude);
     return e;
   }
 

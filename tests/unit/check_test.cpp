@@ -52,6 +52,17 @@ TEST_CASE("unsuffixed literals adapt to long and float, nothing else converts") 
         std::string::npos);
 }
 
+TEST_CASE("a hexadecimal literal's value depends on the type it takes") {
+  Checked as_int("task main() { x = 0xFFFFFFFF; }");
+  REQUIRE(as_int.ok);
+  CHECK(as_int.first_init().int_value == -1);
+  CHECK_FALSE(as_int.first_init().is_long);
+  Checked as_long("task main() { x: long = 0xFFFFFFFF; }");
+  REQUIRE(as_long.ok);
+  CHECK(as_long.first_init().int_value == 4294967295);
+  CHECK(as_long.first_init().is_long);
+}
+
 TEST_CASE("named and anonymous tasks are values of task types") {
   Checked c(
       "task inc(x: int): int { return x + 1; }\n"
