@@ -1046,8 +1046,9 @@ class Checker {
         if (a != c) {
           if (is_literal(*e.children[1])) adapt(*e.children[1], c);
           if (is_literal(*e.children[2])) adapt(*e.children[2], a);
-          a = e.children[1]->type;
-          c = e.children[2]->type;
+          // Either argument may be a task call: force it (FORCE).
+          a = e.children[1]->type->forced();
+          c = e.children[2]->type->forced();
         }
         bool need_float = b == Builtin::pow_;
         if (!(need_float ? a->is_floating() : a->is_numeric()))
