@@ -164,7 +164,8 @@ class Emitter {
       }
       case ExprKind::Unary: {
         const char *op = e.unop == UnaryOp::Neg ? "-" : e.unop == UnaryOp::Not ? "!" : "~";
-        return std::string("(") + op + expr(*e.children[0]) + ")";
+        // Parenthesised: `-(-5L)` must not become the decrement `--5L`.
+        return std::string("(") + op + "(" + expr(*e.children[0]) + "))";
       }
       case ExprKind::Binary: return binary(e, t);
       case ExprKind::Call: return builtin_call(e, t);
