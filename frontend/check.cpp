@@ -163,8 +163,10 @@ class Checker {
       return;
     }
     in_constant_ = true;
+    constant_name_ = v.name;
     Type *got = value_of(*v.init, want);
     in_constant_ = false;
+    constant_name_.clear();
     if (!got) return;
     if (want && got != want) {
       type_mismatch(v.init->loc, want, got, "initialising '" + v.name + "'");
@@ -904,6 +906,20 @@ class Checker {
       diags_.error(e.loc, "built-in function '{}' can only be called", e.text);
       return nullptr;
     }
+    auto sd = structs_.find(e.text);
+    if (sd != structs_.end()) {
+      const StructDecl &d = *sd->second;
+      diags_.error(e.loc, "'{}' is a {} type, not a value; construct one with {}{{ {} = ... }}",
+                   e.text, d.is_union ? "union" : "struct", e.text,
+                   d.fields.empty() ? "x" : d.fields[0].name);
+      return nullptr;
+    }
+    // A top-level value used in its own initial value is not declared yet.
+    if (in_constant_ && e.text == constant_name_) {
+      diags_.error(e.loc, "use of undeclared name '{}' (a top-level value cannot use itself)",
+                   e.text);
+      return nullptr;
+    }
     if (globals_.count(e.text))  // a constant whose declaration had an error
       return nullptr;
     diags_.error(e.loc, "use of undeclared name '{}'", e.text);
@@ -1200,6 +1216,7 @@ class Checker {
   std::vector<std::map<std::string, VarDecl *>> scopes_;
   TaskDecl *task_ = nullptr;
   bool in_constant_ = false;
+  std::string constant_name_;  // the top-level value being checked
   int loop_depth_ = 0;
   std::vector<std::set<VarDecl *>> map_locals_;  // variables declared in each enclosing map body
   std::map<std::string, StructDecl *> structs_;
