@@ -357,6 +357,10 @@ class Checker {
                      v->name);
         return;
       }
+      if (loop_indices_.count(v)) {
+        diags_.error(target.loc, "cannot assign to '{}': it is the index of a loop", v->name);
+        return;
+      }
       if (!map_locals_.empty() && !map_locals_.back().count(v)) {
         diags_.error(target.loc,
                      "a map body cannot assign '{}', declared outside it: its iterations may run "
@@ -467,6 +471,7 @@ class Checker {
       s.index_var->is_temp = true;
     } else {
       declare(s.index_var.get());
+      loop_indices_.insert(s.index_var.get());
     }
     s.index_var->type = types_.int_t();
     s.elem_var->type = elem ? elem : types_.int_t();
@@ -1219,6 +1224,7 @@ class Checker {
   std::string constant_name_;  // the top-level value being checked
   int loop_depth_ = 0;
   std::vector<std::set<VarDecl *>> map_locals_;  // variables declared in each enclosing map body
+  std::set<VarDecl *> loop_indices_;  // the index variables written in for and map loops
   std::map<std::string, StructDecl *> structs_;
   std::vector<Expr *> int_literals_;  // unsuffixed integer literals, in the order checked
   std::set<Expr *> int_literals_seen_;
