@@ -37,8 +37,8 @@ using antlr4::Token;
 using kite_parser::KiteLexer;
 using kite_parser::KiteParser;
 
-// Deeper bracket or prefix-operator nesting is rejected before parsing; the
-// parser uses a few stack frames per level.
+// Deeper bracket, type-argument or prefix-operator nesting is rejected
+// before parsing; the parser uses a few stack frames per level.
 constexpr int kMaxNesting = 256;
 // Deeper expressions (long operator or postfix chains, which the parser
 // handles with loops) are rejected while building, so every later recursive
@@ -91,6 +91,11 @@ SourceLoc loc_after(const SourceFile &file, const Token *t) {
 bool check_tokens(const SourceFile &file, const std::vector<Token *> &tokens, Diagnostics &diags) {
   bool ok = true;
   int depth = 0, prefix_run = 0;
+  // Type arguments nest with `<` `>`, which are also comparisons: they are
+  // counted only inside a type, which starts after `:` or `new` and goes on
+  // while its tokens can belong to a type.
+  bool in_type = false;
+  int angles = 0;
   const Token *prev = nullptr;
   for (const Token *t : tokens) {
     switch (t->getType()) {
@@ -136,13 +141,34 @@ bool check_tokens(const SourceFile &file, const std::vector<Token *> &tokens, Di
       default: break;
     }
     switch (t->getType()) {
+      case KiteLexer::COLON:
+      case KiteLexer::NEW:
+        in_type = true;
+        angles = 0;
+        break;
+      case KiteLexer::LT:
+        if (in_type) ++angles;
+        break;
+      case KiteLexer::GT:
+        if (in_type && angles > 0) --angles;
+        break;
+      case KiteLexer::ID:
+      case KiteLexer::TASK:
+      case KiteLexer::COMMA:
+      case KiteLexer::LPAREN:
+      case KiteLexer::RPAREN: break;
+      default:
+        in_type = false;
+        angles = 0;
+    }
+    switch (t->getType()) {
       case KiteLexer::MINUS:
       case KiteLexer::NOT:
       case KiteLexer::TILDE:
       case KiteLexer::TASK: ++prefix_run; break;
       default: prefix_run = 0;
     }
-    if (depth + prefix_run > kMaxNesting) {
+    if (depth + angles + prefix_run > kMaxNesting) {
       diags.error(loc_of(t), "program is nested too deeply");
       return false;
     }
