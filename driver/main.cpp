@@ -3,6 +3,7 @@
 //   kitec prog.kite -o prog          compile
 //   kitec prog.kite --dump-ntg       the nested task graphs (text; =dot for Graphviz)
 //   kitec prog.kite --emit-cl        the generated OpenCL C
+//   kitec --version                  kitec's version, which kite-run must share
 #include <CLI/CLI.hpp>
 
 #include "driver/pipeline.h"
@@ -10,6 +11,7 @@
 int main(int argc, char **argv) {
   CLI::App app{"kitec: the Kite compiler"};
   app.name("kitec");
+  app.set_version_flag("--version", "kitec " KITE_VERSION, "print kitec's version and exit");
   kite::CompileOptions o;
   std::string ntg;
   app.add_option("input", o.input, "the Kite source file")->required();

@@ -1,5 +1,7 @@
 #include "ir/anf.h"
 
+#include <algorithm>
+
 namespace kite {
 
 using namespace ast;
@@ -275,7 +277,77 @@ class Anf {
   // The callee and args of a task call must be free of task calls.
   void atomize_args(Expr &call, StmtList &out) {
     for (size_t i = 0; i < call.children.size(); ++i)
-      call.children[i] = atomize(std::move(call.children[i]), out);
+      call.children[i] = flat(std::move(call.children[i]), out);
+  }
+
+  // e with its task calls computed first (ANF) and no taller than
+  // kMaxExprHeight.
+  ExprPtr flat(ExprPtr e, StmtList &out) { return shallow(atomize(std::move(e), out), out); }
+
+  // Expressions at most this tall reach code generation: OpenCL compilers
+  // limit the nesting of brackets (clang: 256), and each level of a Kite
+  // expression costs two or three of them in the generated C.
+  static constexpr int kMaxExprHeight = 24;
+
+  static int height(const Expr &e) {
+    int h = 0;
+    for (auto &c : e.children)
+      if (c) h = std::max(h, height(*c));
+    for (auto &f : e.fields) h = std::max(h, height(*f.value));
+    return h + 1;
+  }
+
+  static bool short_circuit(const Expr &e) {
+    return e.kind == ExprKind::Binary && (e.binop == BinaryOp::And || e.binop == BinaryOp::Or);
+  }
+
+  // Returns e (free of task calls) cut down to kMaxExprHeight: parts of it
+  // that are always evaluated go into fresh variables by statements appended
+  // to out; a tall right operand of && or || (evaluated only when needed)
+  // moves into an `if`, as a call there would.
+  ExprPtr shallow(ExprPtr e, StmtList &out) {
+    bool lazy = short_circuit(*e);
+    for (size_t i = 0; i < e->children.size(); ++i)
+      if (e->children[i] && !(lazy && i == 1)) e->children[i] = shallow(std::move(e->children[i]), out);
+    for (auto &f : e->fields) f.value = shallow(std::move(f.value), out);
+    if (lazy && height(*e->children[1]) >= kMaxExprHeight) return conditional_rhs(std::move(e), out);
+    if (height(*e) <= kMaxExprHeight) return e;
+    auto bind = [&](ExprPtr &c) {
+      if (!c || height(*c) < kMaxExprHeight) return;
+      VarDecl *t = temp(c->type->forced(), c->loc);
+      SourceLoc loc = c->loc;
+      out.push_back(decl_of(t, std::move(c), loc));
+      c = name_of(t, loc);
+    };
+    for (auto &c : e->children) bind(c);
+    for (auto &f : e->fields) bind(f.value);
+    return e;
+  }
+
+  // `a && b` as `t = a; if (t) { t <- b; }` (`||`: if (!t)), b's statements
+  // inside the `if`: b runs only when a does not decide.
+  ExprPtr conditional_rhs(ExprPtr e, StmtList &out) {
+    SourceLoc loc = e->loc;
+    VarDecl *t = temp(types_.bool_t(), loc);
+    out.push_back(decl_of(t, flat(std::move(e->children[0]), out), loc));
+    auto branch = std::make_unique<Stmt>();
+    branch->kind = StmtKind::If;
+    branch->loc = loc;
+    ExprPtr cond = name_of(t, loc);
+    if (e->binop == BinaryOp::Or) {
+      auto neg = std::make_unique<Expr>();
+      neg->kind = ExprKind::Unary;
+      neg->unop = UnaryOp::Not;
+      neg->loc = loc;
+      neg->type = types_.bool_t();
+      neg->children.push_back(std::move(cond));
+      cond = std::move(neg);
+    }
+    branch->expr = std::move(cond);
+    ExprPtr rhs = flat(std::move(e->children[1]), branch->body);
+    branch->body.push_back(assign_of(t, std::move(rhs), loc));
+    out.push_back(std::move(branch));
+    return name_of(t, loc);
   }
 
   // Returns an expression with no task call, computing the calls in e into
@@ -289,31 +361,8 @@ class Anf {
       out.push_back(assign_of(t, std::move(e), t->loc));
       return name_of(t, t->loc);
     }
-    if (e->kind == ExprKind::Binary && (e->binop == BinaryOp::And || e->binop == BinaryOp::Or) &&
-        contains_task_call(*e->children[1])) {
-      // Short-circuit: the right operand's calls run only when needed.
-      SourceLoc loc = e->loc;
-      VarDecl *t = temp(types_.bool_t(), loc);
-      out.push_back(decl_of(t, atomize(std::move(e->children[0]), out), loc));
-      auto branch = std::make_unique<Stmt>();
-      branch->kind = StmtKind::If;
-      branch->loc = loc;
-      ExprPtr cond = name_of(t, loc);
-      if (e->binop == BinaryOp::Or) {
-        auto neg = std::make_unique<Expr>();
-        neg->kind = ExprKind::Unary;
-        neg->unop = UnaryOp::Not;
-        neg->loc = loc;
-        neg->type = types_.bool_t();
-        neg->children.push_back(std::move(cond));
-        cond = std::move(neg);
-      }
-      branch->expr = std::move(cond);
-      ExprPtr rhs = atomize(std::move(e->children[1]), branch->body);
-      branch->body.push_back(assign_of(t, std::move(rhs), loc));
-      out.push_back(std::move(branch));
-      return name_of(t, loc);
-    }
+    // Short-circuit: the right operand's calls run only when needed.
+    if (short_circuit(*e) && contains_task_call(*e->children[1])) return conditional_rhs(std::move(e), out);
     for (auto &c : e->children)
       if (c) c = atomize(std::move(c), out);
     for (auto &f : e->fields) f.value = atomize(std::move(f.value), out);
@@ -324,7 +373,7 @@ class Anf {
     switch (s->kind) {
       case StmtKind::ExprStmt:
         if (is_task_call(*s->expr)) atomize_args(*s->expr, out);
-        else s->expr = atomize(std::move(s->expr), out);
+        else s->expr = flat(std::move(s->expr), out);
         break;
       case StmtKind::Decl:
         if (s->expr && is_task_call(*s->expr)) {
@@ -337,7 +386,7 @@ class Anf {
           out.push_back(assign_of(v, std::move(call), loc));
           return;
         }
-        if (s->expr) s->expr = atomize(std::move(s->expr), out);
+        if (s->expr) s->expr = flat(std::move(s->expr), out);
         break;
       case StmtKind::Assign: {
         // A call's result goes into a plain variable; `a[i] <- f(x)` and a
@@ -348,18 +397,18 @@ class Anf {
           atomize_args(*s->expr, out);
           break;
         }
-        s->expr = atomize(std::move(s->expr), out);
-        for (auto &c : target.children) c = atomize(std::move(c), out);
+        s->expr = flat(std::move(s->expr), out);
+        for (auto &c : target.children) c = flat(std::move(c), out);
         break;
       }
       case StmtKind::Return:
-        if (s->expr) s->expr = atomize(std::move(s->expr), out);
+        if (s->expr) s->expr = flat(std::move(s->expr), out);
         break;
       case StmtKind::If:
       case StmtKind::Case:
       case StmtKind::For:
       case StmtKind::Map:
-        s->expr = atomize(std::move(s->expr), out);
+        s->expr = flat(std::move(s->expr), out);
         for (StmtList *inner : nested_lists(*s)) rewrite_list(*inner);
         break;
       case StmtKind::Then:

@@ -107,6 +107,7 @@ class Lowering {
   }
 
   void lower_task(const ntg::TaskGraph &tg) {
+    tg_ = &tg;
     task_ = int(p_.tasks.size());
     p_.tasks.emplace_back();
     next_slot_ = kFirstFreeSlot;
@@ -158,7 +159,6 @@ class Lowering {
       if (it == block_of_set.end()) {
         b = new_block(g.id);
         p_.blocks[b].code = p_.num_codes++;
-        p_.blocks[b].counter_slot = next_slot_++;
         block_of_set[ancestors[i]] = b;
       } else {
         b = it->second;
@@ -188,6 +188,10 @@ class Lowering {
       for (int node : waits_nodes[b]) p_.nodes[node].notify.push_back(b);
       for (int from : waits_blocks[b]) p_.blocks[from].notify.push_back(b);
       p_.blocks[b].counter_init = int(waits_nodes[b].size() + waits_blocks[b].size());
+      // A block that waits for one event needs no counter: that event is
+      // the last (a long chain of statements keeps records small).
+      if (!p_.blocks[b].is_entry && p_.blocks[b].counter_init != 1)
+        p_.blocks[b].counter_slot = next_slot_++;
     }
     cg.outstanding_init = parallel_nodes + int(cg.blocks.size());
     return g.id;
@@ -409,11 +413,7 @@ class Lowering {
     int split = new_block(g.id, BlockKind::Split);
     p_.blocks[split].code = p_.num_codes++;
     op.split_block = split;
-    std::set<int> vars(g.dep.x.begin(), g.dep.x.end());
-    vars.erase(st.elem_var->id);
-    vars.erase(st.index_var->id);
-    vars.insert(st.coll_var->id);
-    op.copy_vars.assign(vars.begin(), vars.end());
+    op.copy_vars = iteration_copies(st, g.dep.x);
     p_.blocks[split].loop = op;
     return true;
   }
@@ -508,12 +508,7 @@ class Lowering {
         op.split_block = split;
         // An iteration's record needs what its body reads from outside, and
         // the collection; the rest of the parent's record is not copied.
-        const ast::Stmt &st = *node.stmt;
-        std::set<int> vars(node.graphs[0]->dep.x.begin(), node.graphs[0]->dep.x.end());
-        vars.erase(st.elem_var->id);
-        vars.erase(st.index_var->id);
-        vars.insert(st.coll_var->id);
-        op.copy_vars.assign(vars.begin(), vars.end());
+        op.copy_vars = iteration_copies(*node.stmt, node.graphs[0]->dep.x);
         // A body that calls no task needs no counters of its own: a record
         // can run a chunk of iterations one after another.
         op.chunked = node.graphs[0]->dep.arrow == ntg::Arrow::Seq;
@@ -525,7 +520,28 @@ class Lowering {
     return op;
   }
 
+  // The variables whose slots a map iteration's record copies from the
+  // record that starts the map: what its body reads from outside, and the
+  // collection. The element of an enclosing loop has no slot of its own (it
+  // is that loop's collection at that loop's index), so reading it copies
+  // those two.
+  std::vector<int> iteration_copies(const ast::Stmt &map, const std::set<int> &reads) {
+    std::set<int> vars;
+    for (int v : reads) {
+      if (v == map.elem_var->id || v == map.index_var->id) continue;
+      if (const ast::Stmt *loop = tg_->vars[v]->alias_of) {
+        vars.insert(loop->coll_var->id);
+        vars.insert(loop->index_var->id);
+      } else {
+        vars.insert(v);
+      }
+    }
+    vars.insert(map.coll_var->id);
+    return {vars.begin(), vars.end()};
+  }
+
   Program &p_;
+  const ntg::TaskGraph *tg_ = nullptr;
   int task_ = -1;
   int next_slot_ = 0;
 };
@@ -627,6 +643,7 @@ void dump(const Program &p, std::ostream &out) {
         out << "    block b" << blk.id;
         if (blk.code >= 0) out << " (code " << blk.code << ")";
         if (blk.is_entry) out << " entry";
+        else if (blk.counter_slot < 0) out << " waits for " << blk.counter_init;
         else out << " waits for " << blk.counter_init << " (slot " << blk.counter_slot << ")";
         if (blk.starts_graph) out << ", starts the graph";
         if (!blk.notify.empty()) {

@@ -227,21 +227,33 @@ class Builder {
     }
     // Link (§3.3.3): from the nearest earlier node that determines each
     // variable in X, and from all earlier nodes that depend on a variable in Y.
+    // Those that depend on v before the nearest node k that determines it
+    // already come before k, so a node that waits for k (v in its X) needs
+    // only the ones after k: the edges grow linearly with a chain of
+    // statements that read and write one variable. Each variable's last
+    // determining node and the nodes depending on it since are kept as the
+    // nodes are visited.
+    std::map<int, int> last_writer;              // variable -> node
+    std::map<int, std::vector<int>> readers;     // variable -> nodes since its last writer
     for (size_t j = 0; j < g->nodes.size(); ++j) {
       std::set<int> from;
       const Dep &d = g->nodes[j]->dep;
-      for (int v : d.x) {
-        for (size_t i = j; i-- > 0;) {
-          if (g->nodes[i]->dep.y.count(v)) {
-            from.insert(int(i));
-            break;
-          }
+      for (int v : d.x)
+        if (auto w = last_writer.find(v); w != last_writer.end()) from.insert(w->second);
+      for (int v : d.y) {
+        if (d.x.count(v) || !last_writer.count(v)) {
+          for (int i : readers[v]) from.insert(i);
+        } else {
+          for (size_t i = 0; i < j; ++i)
+            if (g->nodes[i]->dep.x.count(v)) from.insert(int(i));
         }
       }
-      for (size_t i = 0; i < j; ++i)
-        for (int v : d.y)
-          if (g->nodes[i]->dep.x.count(v)) from.insert(int(i));
       for (int i : from) g->edges.push_back({i, int(j)});
+      for (int v : d.x) readers[v].push_back(int(j));
+      for (int v : d.y) {
+        last_writer[v] = int(j);
+        readers[v].clear();
+      }
     }
     for (size_t i = 0; i < g->nodes.size(); ++i)
       g->dep = i == 0 ? g->nodes[0]->dep : compose(g->dep, g->nodes[i]->dep);  // (11)

@@ -42,7 +42,7 @@ void verify(const cps::Program &p) {
   }
   for (const cps::Block &b : p.blocks) {
     if (b.is_entry || b.kind != cps::BlockKind::Normal) continue;
-    if (b.code < 0 || b.counter_slot < 0)
+    if (b.code < 0 || (b.counter_slot < 0 && b.counter_init != 1))
       internal_error(fmt::format("continuation b{} has no code or counter", b.id));
     if (b.counter_init < 1 || signals[b.id] != b.counter_init)
       internal_error(fmt::format("continuation b{} waits for {} events but {} signal it", b.id,

@@ -58,6 +58,9 @@
 #define KITE_CTL_STARTED 7     /* 1 once main's record has been created */
 #define KITE_CTL_PROBE_ARRIVED 8
 #define KITE_CTL_PROBE_FAILED 9
+#define KITE_CTL_STOP 10       /* 1: the host stops the run (kite-run --timeout): it
+                                  may write it while a launch runs; workers leave
+                                  at the next block boundary and drop their work */
 #define KITE_CTL_INTS 32
 
 /* ctl64[] (longs) */

@@ -40,7 +40,9 @@
  * is over exactly when main's record finishes: that worker sets ctl[DONE].
  * No counter is touched per task. Errors set DONE too. When the print buffer
  * passes its limit, ctl[YIELD] makes every worker leave at a block boundary,
- * keeping its deque; the host drains the buffer and launches again.
+ * keeping its deque; the host drains the buffer and launches again. The host
+ * may set ctl[STOP] while a launch runs (kite-run --timeout): every worker
+ * then leaves at its next check, as for YIELD, and the run is over.
  */
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
@@ -181,6 +183,11 @@ long kite_mod_l(kite_ctx *c, long a, long b, int site) {
   if (b == 0) { kite_error(c, KITE_ERR_DIV_ZERO, site, 0, 0); return 0; }
   return (b == -1) ? 0 : a % b;
 }
+
+/* |x|, wrapping: abs(INT_MIN) is INT_MIN. Not OpenCL's abs, whose unsigned
+ * result PoCL computes as 0 for LONG_MIN. */
+int kite_abs_i(int x) { return x < 0 ? as_int(0u - (uint)x) : x; }
+long kite_abs_l(long x) { return x < 0 ? as_long(0ul - (ulong)x) : x; }
 
 /* splitmix64's finaliser: a well-mixed 64-bit hash of a long. */
 long kite_hash(long x) {
@@ -575,7 +582,7 @@ __kernel void kite_uber(__global long *frames, __global long *deques, __global i
         kite_span_end(c, st);
         busy = 0;
       }
-      if (c->ctl[KITE_CTL_DONE] | c->ctl[KITE_CTL_YIELD]) break;
+      if (c->ctl[KITE_CTL_DONE] | c->ctl[KITE_CTL_YIELD] | c->ctl[KITE_CTL_STOP]) break;
       c->next = kite_try_steal(c);
       stolen = 1;
       if (c->next == KITE_NONE) {
@@ -588,8 +595,10 @@ __kernel void kite_uber(__global long *frames, __global long *deques, __global i
         continue;
       }
       backoff = 0;
-    } else if ((++iter & 31u) == 0 && (c->ctl[KITE_CTL_DONE] | c->ctl[KITE_CTL_YIELD])) {
-      if (!c->ctl[KITE_CTL_DONE]) kite_push(c, c->next, -1); /* resume it next launch */
+    } else if ((++iter & 31u) == 0 &&
+               (c->ctl[KITE_CTL_DONE] | c->ctl[KITE_CTL_YIELD] | c->ctl[KITE_CTL_STOP])) {
+      /* Resume it next launch; after a stop there is none. */
+      if (!(c->ctl[KITE_CTL_DONE] | c->ctl[KITE_CTL_STOP])) kite_push(c, c->next, -1);
       break;
     }
     long e = c->next;

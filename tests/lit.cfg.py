@@ -7,8 +7,10 @@ config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".kite"]
 config.excludes = ["Inputs", "unit"]
 config.test_source_root = os.path.dirname(__file__)
-# Test outputs go to the build tree, not beside the sources.
-config.test_exec_root = os.path.join(lit_config.params.get("kite_bin", "/tmp/kite-lit"), "..", "tests-out")
+# Test outputs go to the build tree, not beside the sources; one tree per
+# kite_device (below), so that suites run for different devices can run at once.
+exec_suffix = "" if lit_config.params.get("kite_device", "cpu") == "cpu" else "-" + lit_config.params["kite_device"]
+config.test_exec_root = os.path.join(lit_config.params.get("kite_bin", "/tmp/kite-lit"), "..", "tests-out" + exec_suffix)
 
 # The OpenCL loader and drivers find their devices through these.
 for name, value in os.environ.items():
@@ -22,10 +24,28 @@ config.environment["PATH"] = os.pathsep.join([bin_dir, llvm_bin, config.environm
 config.environment["XDG_CACHE_HOME"] = os.path.join(lit_config.params.get("kite_bin", "/tmp"), "..", "test-cache")
 config.substitutions.append(("%kitec", os.path.join(bin_dir, "kitec")))
 config.substitutions.append(("%kite-run", os.path.join(bin_dir, "kite-run")))
+config.substitutions.append(("%kite-interp", os.path.join(bin_dir, "kite-interp")))
 # %run runs a compiled Kite program on the device the suite is run for:
-# --param kite_device=gpu runs every program test on the GPU.
+# --param kite_device=gpu runs every program test on the GPU, and
+# --param kite_device=interp runs them in kite-interp, the reference
+# interpreter (feature `interp`). %run-device always runs kite-run: for RUN
+# lines that test the device runtime itself (record pool, deques, print
+# buffer, statistics), which have no meaning in the interpreter. It comes
+# first: lit substitutes in order, and %run is a prefix of it.
 kite_device = lit_config.params.get("kite_device", "cpu")
-config.substitutions.append(("%run", os.path.join(bin_dir, "kite-run") + " --device " + kite_device))
-if kite_device != "cpu":
+run_device = kite_device if kite_device != "interp" else lit_config.params.get("kite_run_device", "cpu")
+config.substitutions.append(("%run-device", os.path.join(bin_dir, "kite-run") + " --device " + run_device))
+if kite_device == "interp":
+    config.substitutions.append(("%run", os.path.join(bin_dir, "kite-interp")))
+    config.available_features.add("interp")
+else:
+    config.substitutions.append(("%run", os.path.join(bin_dir, "kite-run") + " --device " + kite_device))
+if run_device != "cpu":
     config.available_features.add("gpu")
+# %edit-kart changes a header line of an artifact (tests/Inputs/edit-kart.py).
+config.substitutions.append(
+    ("%edit-kart", "python3 " + os.path.join(config.test_source_root, "Inputs", "edit-kart.py")))
+# %exit-status N S cmd...: cmd must exit with status N within S seconds.
+config.substitutions.append(
+    ("%exit-status", "python3 " + os.path.join(config.test_source_root, "Inputs", "exit-status.py")))
 config.substitutions.append(("%examples", os.path.join(config.test_source_root, "..", "examples")))

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <charconv>
@@ -22,16 +23,18 @@ class Parser {
  public:
   Parser(std::string_view text, const std::string &path) : text_(text), path_(path) {}
 
+  // Parses the body of an artifact whose checksum has been verified.
   Artifact parse() {
     Artifact a;
     a.path = path_;
-    std::string_view first = next_line();
-    if (first.substr(0, 14) != "kite-artifact ") {
-      throw RunError(fmt::format("'{}' is not a kite artifact (compile it with kitec)", path_));
-    }
-    if (first != "kite-artifact 1") {
-      fail(fmt::format("unsupported artifact version '{}' (this kite-run reads version 1)",
-                       first.substr(14)));
+    next_line();  // "kite-artifact 2", checked by check_format
+    std::string_view second = next_line();
+    if (second.substr(0, 6) != "kitec ") fail("expected 'kitec <version>' on the second line");
+    if (second.substr(6) != KITE_VERSION) {
+      throw RunError(fmt::format(
+          "'{}' was compiled by kitec {}, and this kite-run runs only artifacts of kitec {}: "
+          "compile it again with kitec {}",
+          path_, second.substr(6), KITE_VERSION, KITE_VERSION));
     }
     bool have_result = false, have_source = false;
     for (;;) {
@@ -215,10 +218,106 @@ class Parser {
   int line_no_ = 0;
 };
 
+constexpr std::string_view kMagic = "kite-artifact ";
+constexpr std::string_view kFormat = "kite-artifact 2";
+constexpr std::string_view kChecksum = "checksum ";
+
+// The first line: is this an artifact at all, and of the format this
+// kite-run reads? Nothing else is read before the checksum is verified.
+void check_format(std::string_view text, const std::string &path) {
+  std::string_view first = text.substr(0, text.find('\n'));
+  if (!first.empty() && first.back() == '\r') first.remove_suffix(1);
+  if (first.substr(0, kMagic.size()) != kMagic) {
+    throw RunError(fmt::format("'{}' is not a kite artifact (compile it with kitec)", path));
+  }
+  if (first != kFormat) {
+    throw RunError(fmt::format(
+        "'{}' is in artifact format '{}', and this kite-run reads format '{}': compile it "
+        "again with kitec {}",
+        path, first.substr(kMagic.size()), kFormat.substr(kMagic.size()), KITE_VERSION));
+  }
+}
+
+// 64-bit FNV-1a over the bytes.
+uint64_t fnv1a64(std::string_view bytes) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (unsigned char c : bytes) h = (h ^ c) * 0x100000001b3ull;
+  return h;
+}
+
+// The text before the last line, "checksum <16 hex digits>", once the
+// checksum matches it: an edited or truncated file goes no further.
+std::string_view checked_body(std::string_view text, const std::string &path) {
+  auto refuse = [&](const char *why) {
+    return RunError(fmt::format(
+        "'{}' was modified or truncated after kitec wrote it ({}); compile it again", path, why));
+  };
+  std::string_view rest = text;
+  if (rest.empty() || rest.back() != '\n') throw refuse("it does not end with its checksum line");
+  rest.remove_suffix(1);
+  size_t start = rest.rfind('\n');
+  start = start == std::string_view::npos ? 0 : start + 1;
+  std::string_view line = rest.substr(start);
+  uint64_t expected = 0;
+  std::string_view digits = line.substr(std::min(line.size(), kChecksum.size()));
+  auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), expected, 16);
+  if (line.substr(0, kChecksum.size()) != kChecksum || digits.size() != 16 || ec != std::errc() ||
+      end != digits.data() + digits.size()) {
+    throw refuse("it does not end with its checksum line");
+  }
+  std::string_view body = text.substr(0, start);
+  if (fnv1a64(body) != expected) throw refuse("its checksum does not match its contents");
+  return body;
+}
+
+// The value of `#define name <integer>` on a line of the OpenCL source.
+std::optional<long> defined_value(std::string_view source, std::string_view name) {
+  const std::string directive = fmt::format("#define {} ", name);
+  for (size_t at = source.find(directive); at != std::string_view::npos;
+       at = source.find(directive, at + 1)) {
+    if (at != 0 && source[at - 1] != '\n') continue;
+    std::string_view value = source.substr(at + directive.size());
+    value = value.substr(0, value.find('\n'));
+    long n = 0;
+    auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
+    if (ec != std::errc() || end != value.data() + value.size()) return std::nullopt;
+    return n;
+  }
+  return std::nullopt;
+}
+
+// The header's counts against the ones the kernel was compiled with: a
+// record pool sized by one frame size and indexed by another is memory
+// corruption, not an error message.
+void check_against_kernel(const Artifact &a) {
+  // `header` says what the header has: "frame-words 9", "2 string lines".
+  auto agree = [&](size_t value, const std::string &header, const char *macro) {
+    std::optional<long> kernel = defined_value(a.opencl, macro);
+    if (!kernel) {
+      throw RunError(fmt::format(
+          "{}: inconsistent artifact: its OpenCL source does not define {} (compile it again)",
+          a.path, macro));
+    }
+    if (*kernel < 0 || static_cast<size_t>(*kernel) != value) {
+      throw RunError(fmt::format(
+          "{}: inconsistent artifact: its header has {} but its OpenCL source defines {} {} "
+          "(compile it again)",
+          a.path, header, macro, *kernel));
+    }
+  };
+  agree(a.frame_words, fmt::format("frame-words {}", a.frame_words), "KITE_FRAME_WORDS");
+  agree(a.strings.size(), fmt::format("{} string lines", a.strings.size()), "KITE_STRING_COUNT");
+  agree(a.sites.size(), fmt::format("{} site lines", a.sites.size()), "KITE_SITE_COUNT");
+  agree(a.params.size(), fmt::format("{} param lines", a.params.size()), "KITE_MAIN_PARAM_COUNT");
+}
+
 }  // namespace
 
 Artifact parse_artifact(std::string_view text, const std::string &path) {
-  return Parser(text, path).parse();
+  check_format(text, path);
+  Artifact a = Parser(checked_body(text, path), path).parse();
+  check_against_kernel(a);
+  return a;
 }
 
 Artifact load_artifact(const std::string &path) {

@@ -1,5 +1,5 @@
 // The compiled file `kitec prog.kite -o prog` writes (docs/artifact.md): a few
-// lines of metadata, then the complete OpenCL C program.
+// lines of metadata, the complete OpenCL C program, and a checksum.
 #pragma once
 
 #include <string>
@@ -31,7 +31,9 @@ struct Artifact {
   std::string opencl;                // the OpenCL C program
 };
 
-// Reads and checks an artifact; throws RunError on any problem.
+// Reads and checks an artifact: its checksum, the version of kitec that wrote
+// it, its lines, and its header against the counts its OpenCL source defines
+// (docs/artifact.md); throws RunError on any problem.
 Artifact load_artifact(const std::string &path);
 // The same for text already in memory; `path` only names it in messages.
 Artifact parse_artifact(std::string_view text, const std::string &path);

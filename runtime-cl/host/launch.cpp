@@ -69,7 +69,7 @@ DeviceRun::DeviceRun(const Device &device, DeviceProgram &program, const RunShap
                       "the deque control words", "--workers");
   printbuf_ = create_zeroed(size_t(shape.print_cap) * sizeof(int64_t), "the print buffer",
                             "--print-buffer");
-  ctl_ = create(KITE_CTL_INTS * sizeof(int32_t), "the control block", "--records");
+  ctl_ = create_control_block();
   ctl64_ = create(KITE_CTL64_LONGS * sizeof(int64_t), "the control block", "--records");
   stats_ = create_zeroed(size_t(shape.workers) * shape.stats_stride() * sizeof(int64_t),
                          "the statistics", "--workers");
@@ -116,6 +116,44 @@ DeviceRun::DeviceRun(const Device &device, DeviceProgram &program, const RunShap
 }
 
 DeviceRun::~DeviceRun() = default;
+
+// ctl: on a CPU device in host memory that the device uses in place, so that
+// request_stop can write it during a launch; elsewhere a device buffer, with a
+// second queue for that write.
+Buffer DeviceRun::create_control_block() {
+  const size_t bytes = KITE_CTL_INTS * sizeof(int32_t);
+  if (device_.is_cpu()) {
+    auto memory = std::make_unique<LazyZeroMemory>(bytes);
+    if (memory->data) {
+      cl_int err = CL_SUCCESS;
+      Buffer b(clCreateBuffer(program_.context.get(), CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR,
+                              bytes, memory->data, &err));
+      if (err == CL_SUCCESS) {
+        host_ctl_ = static_cast<volatile int32_t *>(memory->data);
+        host_memory_.push_back(std::move(memory));
+        return b;
+      }
+    }
+  }
+  cl_int err = CL_SUCCESS;
+  stop_queue_ = Queue(clCreateCommandQueue(program_.context.get(), device_.id, 0, &err));
+  check_cl(err, "cannot create a second command queue");
+  return create(bytes, "the control block", "--records");
+}
+
+void DeviceRun::request_stop() {
+  if (host_ctl_) {
+    __atomic_store_n(&host_ctl_[KITE_CTL_STOP], 1, __ATOMIC_SEQ_CST);
+    return;
+  }
+  // Not waited for: if the driver holds the write back until the launch
+  // ends, the caller's own deadline still runs.
+  static const int32_t one = 1;
+  if (clEnqueueWriteBuffer(stop_queue_.get(), ctl_.get(), CL_FALSE, KITE_CTL_STOP * sizeof(int32_t),
+                           sizeof one, &one, 0, nullptr, nullptr) == CL_SUCCESS) {
+    clFlush(stop_queue_.get());
+  }
+}
 
 // A zero-filled buffer: on a CPU device in lazily mapped host memory, else
 // cleared on the device.

@@ -62,6 +62,12 @@ class DeviceRun {
   std::vector<unsigned char> read_heap(size_t offset, size_t bytes);
   // Before a relaunch: ctl[PRINT_HEAD] = ctl[YIELD] = 0.
   void reset_print();
+  // Sets ctl[KITE_CTL_STOP], which makes the workers of a launch leave at
+  // their next check; callable from another thread while launch() waits. On
+  // a CPU device ctl lives in host memory that the device uses in place; on
+  // others the word goes through a second command queue. Whether the device
+  // notices is up to it: a block that never ends is never stopped.
+  void request_stop();
 
  private:
   // Zeroed host memory, mapped on demand (mmap): on a CPU device the big
@@ -69,6 +75,7 @@ class DeviceRun {
   struct LazyZeroMemory;
 
   Buffer create(size_t bytes, const char *what, const char *option);
+  Buffer create_control_block();
   Buffer create_zeroed(size_t bytes, const char *what, const char *option);
   void read(const Buffer &buffer, size_t offset, size_t bytes, void *to, const char *what);
 
@@ -77,6 +84,8 @@ class DeviceRun {
   RunShape shape_;
   std::vector<std::unique_ptr<LazyZeroMemory>> host_memory_;  // outlives the buffers below
   Buffer frames_, deques_, deque_ctl_, printbuf_, ctl_, ctl64_, stats_, params_, heap_;
+  volatile int32_t *host_ctl_ = nullptr;  // ctl_'s memory when the device uses it in place
+  Queue stop_queue_;                      // else request_stop writes through this queue
   std::vector<Span> spans_;
 };
 

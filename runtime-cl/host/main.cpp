@@ -18,24 +18,29 @@
 //      left in the print buffer (it yields when the buffer passes its limit);
 //   6. report a run-time error with its Kite source location, or print main's
 //      result (an array of scalars read back from the heap).
-// Every failure is "kite-run: error: <message>" on stderr and exit status 1.
+// Every failure is "kite-run: error: <message>" on stderr and exit status 1,
+// except a run stopped by --timeout: exit status 124, as timeout(1) uses.
 
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <charconv>
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <cstring>
 #include <iterator>
 #include <limits>
+#include <mutex>
 #include <numeric>
 #include <optional>
 #include <set>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include "host/args.h"
@@ -71,6 +76,11 @@ constexpr uint64_t kMaxPoolBytes = 1ull << 30;  // default record pool at most 1
 constexpr uint64_t kMaxHeapBytes = 1ull << 30;  // default heap at most 1 GiB
 constexpr uint64_t kMinHeapBytes = 1024;
 constexpr uint32_t kTraceSpansPerWorker = 16384;  // --trace: spans beyond are counted, not kept
+// --timeout: the exit status of a run it stops, as timeout(1)'s; and how long
+// the workers get to leave after being told to before kite-run stops waiting.
+constexpr int kTimeoutStatus = 124;
+constexpr std::chrono::seconds kStopGrace{1};
+constexpr double kMaxTimeoutSeconds = 1e7;
 
 struct Options {
   std::string device;  // "" = default
@@ -85,6 +95,7 @@ struct Options {
   std::optional<std::string> print_bytes;
   std::optional<std::string> heap;  // --heap as written: 512M
   std::string trace;                // --trace: the Chrome trace-event file to write
+  std::optional<double> timeout;    // --timeout, in seconds
   std::string prog;
   std::vector<std::string> args;
 };
@@ -107,9 +118,10 @@ struct Report {
 // --- command line ---
 
 const std::set<std::string> kFlags = {"-t",         "--time",  "--stats", "--list-devices",
-                                      "--no-cache", "--probe", "-h",      "--help"};
+                                      "--no-cache", "--probe", "-h",      "--help",
+                                      "--version"};
 const std::set<std::string> kValued = {"--device",       "--records", "--deque", "--workers",
-                                       "--print-buffer", "--heap",    "--trace"};
+                                       "--print-buffer", "--heap",    "--trace", "--timeout"};
 
 bool is_option(const std::string &token) {
   if (kFlags.count(token) || kValued.count(token)) return true;
@@ -156,6 +168,9 @@ std::vector<std::string> arrange_command_line(int argc, char **argv, Options &o)
 std::optional<int> parse_command_line(int argc, char **argv, Options &o) {
   CLI::App app{"kite-run: runs a program compiled by kitec on an OpenCL device", "kite-run"};
   app.set_help_flag("-h,--help", "Print this help and exit");
+  app.set_version_flag(
+      "--version", "kite-run " KITE_VERSION,
+      "Print kite-run's version (it runs artifacts of kitec's same version) and exit");
   app.add_option("--device", o.device,
                  "cpu, gpu, or a device number from --list-devices (default: the first CPU "
                  "device, else the first device)");
@@ -182,6 +197,10 @@ std::optional<int> parse_command_line(int argc, char **argv, Options &o) {
                  "Write the workers' busy spans to this file as Chrome trace-event JSON "
                  "(open it in Perfetto)")
       ->type_name("FILE");
+  app.add_option("--timeout", o.timeout,
+                 "Stop the run if it has not finished this many seconds after its first kernel "
+                 "launch (exit status 124)")
+      ->type_name("SECONDS");
   app.add_flag("--no-cache", o.no_cache, "Neither read nor write the kernel binary cache");
   app.add_flag("--probe", o.probe,
                "Measure how many workers are resident at once even on a CPU device");
@@ -196,6 +215,8 @@ std::optional<int> parse_command_line(int argc, char **argv, Options &o) {
     std::reverse(words.begin(), words.end());  // CLI11 takes them back to front
     app.parse(words);
   } catch (const CLI::CallForHelp &e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion &e) {
     return app.exit(e);
   } catch (const CLI::ParseError &e) {
     fmt::print(stderr, "kite-run: error: {}\n", e.what());
@@ -258,6 +279,10 @@ void check_options(const Options &o) {
   }
   if (o.workers && (*o.workers < 1 || *o.workers > (1u << 24))) {
     throw RunError("--workers must be between 1 and 16777216");
+  }
+  if (o.timeout && !(*o.timeout > 0 && *o.timeout <= kMaxTimeoutSeconds)) {
+    throw RunError(fmt::format("--timeout must be a number of seconds above 0 and at most {:g}",
+                               kMaxTimeoutSeconds));
   }
 }
 
@@ -350,6 +375,23 @@ std::string error_message(const Ctl &ctl, const Ctl64 &ctl64) {
   }
 }
 
+// A second line for the errors a runaway recursion causes, which a bigger
+// buffer would only delay.
+std::string error_hint(const Ctl &ctl) {
+  switch (ctl[KITE_CTL_ERROR]) {
+    case KITE_ERR_RECORDS:
+      return "\nkite-run: note: unbounded recursion is the usual cause (a task that keeps "
+             "calling itself); if the program really has this many tasks alive at once, "
+             "enlarge the pool with --records N";
+    case KITE_ERR_QUEUE:
+      return "\nkite-run: note: unbounded recursion is the usual cause (a task that keeps "
+             "calling itself); if the program really queues this many calls, enlarge each "
+             "worker's deque with --deque N (a power of two)";
+    default:
+      return "";
+  }
+}
+
 std::string error_site(const Artifact &artifact, int32_t site) {
   if (site < 0) return "";
   if (static_cast<size_t>(site) >= artifact.sites.size()) {
@@ -419,6 +461,66 @@ void print_times(const Report &r) {
 
 // --- the run ---
 
+// A run that --timeout stopped; main exits with kTimeoutStatus.
+struct TimedOut : RunError {
+  using RunError::RunError;
+};
+
+std::string timeout_message(double seconds) {
+  return fmt::format("the program did not finish within {:g} s (--timeout)", seconds);
+}
+
+// --timeout: a thread that, unless the run finishes first, sets the stop flag
+// at the deadline, and exits the process if the launch still has not returned
+// a grace period later (a block that loops forever cannot be stopped, and
+// OpenCL cannot kill a running kernel).
+class Watchdog {
+ public:
+  Watchdog(DeviceRun &run, double seconds)
+      : run_(run),
+        seconds_(seconds),
+        deadline_(Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                     std::chrono::duration<double>(seconds))),
+        thread_([this] { watch(); }) {}
+  ~Watchdog() { finish(); }
+
+  // Whether the deadline passed and the stop flag was set.
+  bool fired() const { return fired_.load(); }
+  // The run is over (done, failed or stopped): the thread ends.
+  void finish() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      finished_ = true;
+    }
+    wake_.notify_all();
+    if (thread_.joinable()) thread_.join();
+  }
+
+ private:
+  void watch() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    if (wake_.wait_until(lock, deadline_, [this] { return finished_; })) return;
+    fired_ = true;
+    run_.request_stop();
+    if (wake_.wait_for(lock, kStopGrace, [this] { return finished_; })) return;
+    std::fflush(stdout);
+    fmt::print(
+        stderr,
+        "kite-run: error: {}; the device did not stop, so kite-run exits without waiting for it\n",
+        timeout_message(seconds_));
+    std::_Exit(kTimeoutStatus);
+  }
+
+  DeviceRun &run_;
+  const double seconds_;
+  const Clock::time_point deadline_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool finished_ = false;
+  std::atomic<bool> fired_{false};
+  std::thread thread_;  // last: it starts once the rest is initialised
+};
+
 // main's result of type array<element>: its length and elements from the
 // heap, printed as print does: [1, 2, 3].
 void print_array(DeviceRun &device_run, const RunShape &shape, Scalar element, int64_t ref) {
@@ -478,6 +580,9 @@ int run(const Options &o) {
   // 5. Launch until done, printing between launches.
   Printer printer(artifact, stdout);
   auto run_start = Clock::now();
+  std::optional<Watchdog> watchdog;
+  if (o.timeout) watchdog.emplace(device_run, *o.timeout);
+  bool timed_out = false;
   Ctl &ctl = report.ctl;
   for (;;) {
     device_run.launch();
@@ -492,11 +597,16 @@ int run(const Options &o) {
       break;
     }
     if (ctl[KITE_CTL_DONE] || ctl[KITE_CTL_ERROR] != KITE_ERR_NONE) break;
+    if (watchdog && watchdog->fired()) {  // the workers left because the host stopped them
+      timed_out = true;
+      break;
+    }
     if (!ctl[KITE_CTL_YIELD]) {
       throw RunError("internal: kite_uber returned without finishing or yielding");
     }
     device_run.reset_print();
   }
+  if (watchdog) watchdog->finish();
   report.run_ms = ms_since(run_start);
   const Ctl64 &ctl64 = report.ctl64 = device_run.read_ctl64();
   report.stats = device_run.read_stats();
@@ -511,8 +621,10 @@ int run(const Options &o) {
   if (o.time) print_times(report);
 
   // 6. The outcome.
+  if (timed_out) throw TimedOut(timeout_message(*o.timeout));
   if (ctl[KITE_CTL_ERROR] != KITE_ERR_NONE) {
-    throw RunError(error_message(ctl, ctl64) + error_site(artifact, ctl[KITE_CTL_ERROR_SITE]));
+    throw RunError(error_message(ctl, ctl64) + error_site(artifact, ctl[KITE_CTL_ERROR_SITE]) +
+                   error_hint(ctl));
   }
   if (artifact.result != "unit") {
     if (auto type = scalar_type(artifact.result)) {
@@ -537,6 +649,10 @@ int main(int argc, char **argv) {
   if (auto status = parse_command_line(argc, argv, options)) return *status;
   try {
     return run(options);
+  } catch (const TimedOut &e) {
+    std::fflush(stdout);
+    fmt::print(stderr, "kite-run: error: {}\n", e.what());
+    return kTimeoutStatus;
   } catch (const RunError &e) {
     std::fflush(stdout);
     fmt::print(stderr, "kite-run: error: {}\n", e.what());
