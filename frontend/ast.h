@@ -107,8 +107,11 @@ struct Expr {
   Type *type = nullptr;  // set by the checker; a call's type is future<r>
 
   // Literals.
+  // IntLit: the value as a long (hexadecimal digits spell its bits); the
+  // checker wraps it to 32 bits when the literal is an int.
   int64_t int_value = 0;
-  bool is_long = false;       // IntLit with L suffix
+  bool is_long = false;       // IntLit with L suffix, or adapted to a long
+  bool fits_int = true;       // IntLit: an int can hold it (hexadecimal: 32 bits)
   double float_value = 0;
   bool is_float32 = false;    // FloatLit with f suffix
   bool bool_value = false;

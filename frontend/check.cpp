@@ -40,6 +40,7 @@ class Checker {
     for (auto &v : program_.values) check_value(*v);
     for (auto &t : program_.tasks) declare_signature(*t);
     for (auto &t : program_.tasks) check_task(*t);
+    settle_int_literals();
     for (auto &t : lifted_) {
       t->id = int(program_.tasks.size());
       program_.tasks.push_back(std::move(t));
@@ -162,8 +163,10 @@ class Checker {
       return;
     }
     in_constant_ = true;
+    constant_name_ = v.name;
     Type *got = value_of(*v.init, want);
     in_constant_ = false;
+    constant_name_.clear();
     if (!got) return;
     if (want && got != want) {
       type_mismatch(v.init->loc, want, got, "initialising '" + v.name + "'");
@@ -354,6 +357,10 @@ class Checker {
                      v->name);
         return;
       }
+      if (loop_indices_.count(v)) {
+        diags_.error(target.loc, "cannot assign to '{}': it is the index of a loop", v->name);
+        return;
+      }
       if (!map_locals_.empty() && !map_locals_.back().count(v)) {
         diags_.error(target.loc,
                      "a map body cannot assign '{}', declared outside it: its iterations may run "
@@ -464,6 +471,7 @@ class Checker {
       s.index_var->is_temp = true;
     } else {
       declare(s.index_var.get());
+      loop_indices_.insert(s.index_var.get());
     }
     s.index_var->type = types_.int_t();
     s.elem_var->type = elem ? elem : types_.int_t();
@@ -555,25 +563,86 @@ class Checker {
     return t ? t->forced() : nullptr;
   }
 
-  // Retypes an unsuffixed literal (possibly negated) to `want` where the
-  // literal rule above allows it.
+  // Retypes an unsuffixed literal, or arithmetic made only of literals
+  // (`-(2 * 3)`, `2 - -5L`), to `want` where the literal rule above allows
+  // it. Only widens: int -> long, double -> float.
   void adapt(Expr &e, Type *want) {
-    if (!want) return;
-    if (e.kind == ExprKind::IntLit && !e.is_long && want->kind == TypeKind::Long) {
-      e.is_long = true;
-      e.type = types_.long_t();
-    } else if (e.kind == ExprKind::FloatLit && !e.is_float32 && want->kind == TypeKind::Float) {
-      e.is_float32 = true;
-      e.type = types_.float_t();
-    } else if (e.kind == ExprKind::Unary && e.unop == UnaryOp::Neg) {
-      adapt(*e.children[0], want);
-      e.type = e.children[0]->type;
+    if (!want || !e.type || !is_literal(e)) return;
+    switch (e.kind) {
+      case ExprKind::IntLit:
+        if (!e.is_long && want->kind == TypeKind::Long) {
+          e.is_long = true;
+          e.type = types_.long_t();
+        }
+        return;
+      case ExprKind::FloatLit:
+        if (!e.is_float32 && want->kind == TypeKind::Float) {
+          e.is_float32 = true;
+          e.type = types_.float_t();
+        }
+        return;
+      case ExprKind::Unary:
+        adapt(*e.children[0], want);
+        e.type = e.children[0]->type;
+        return;
+      case ExprKind::Binary: {
+        // A shift's count keeps its type; the other operators' operands
+        // have the result's type.
+        Expr &l = *e.children[0], &r = *e.children[1];
+        adapt(l, want);
+        if (e.binop == BinaryOp::Shl || e.binop == BinaryOp::Shr) {
+          e.type = l.type;
+          return;
+        }
+        adapt(r, want);
+        if (l.type == r.type) e.type = l.type;
+        return;
+      }
+      default: return;
     }
   }
 
+  // A literal, or `-`, `~` and arithmetic operators applied to literals only.
   static bool is_literal(const Expr &e) {
-    if (e.kind == ExprKind::IntLit || e.kind == ExprKind::FloatLit) return true;
-    return e.kind == ExprKind::Unary && e.unop == UnaryOp::Neg && is_literal(*e.children[0]);
+    switch (e.kind) {
+      case ExprKind::IntLit:
+      case ExprKind::FloatLit: return true;
+      case ExprKind::Unary:
+        return e.unop != UnaryOp::Not && e.children[0] && is_literal(*e.children[0]);
+      case ExprKind::Binary:
+        switch (e.binop) {
+          case BinaryOp::Mul:
+          case BinaryOp::Div:
+          case BinaryOp::Mod:
+          case BinaryOp::Add:
+          case BinaryOp::Sub:
+          case BinaryOp::Shl:
+          case BinaryOp::Shr:
+          case BinaryOp::BitAnd:
+          case BinaryOp::BitXor:
+          case BinaryOp::BitOr:
+            return e.children[0] && e.children[1] && is_literal(*e.children[0]) &&
+                   is_literal(*e.children[1]);
+          default: return false;
+        }
+      default: return false;
+    }
+  }
+
+  // Unsuffixed integer literals are ints unless the context made them longs
+  // (adapt), which may happen after they are checked (`y + 5999999999`):
+  // once everything is checked, those still ints must fit an int, and take
+  // the 32-bit value their digits spell (0xFFFFFFFF: -1).
+  void settle_int_literals() {
+    for (Expr *e : int_literals_) {
+      if (e->is_long) continue;
+      if (!e->fits_int) {
+        diags_.error(e->loc, "integer literal is too large for int (an L suffix makes a long)");
+        continue;
+      }
+      e->int_value = int32_t(uint32_t(uint64_t(e->int_value)));
+    }
+    int_literals_.clear();
   }
 
   Type *check_expr(Expr &e, Type *want) {
@@ -584,14 +653,17 @@ class Checker {
 
   Type *check_expr_inner(Expr &e, Type *want) {
     switch (e.kind) {
-      case ExprKind::IntLit: return e.is_long ? types_.long_t() : types_.int_t();
+      case ExprKind::IntLit:
+        if (e.is_long) return types_.long_t();
+        if (int_literals_seen_.insert(&e).second) int_literals_.push_back(&e);
+        return types_.int_t();
       case ExprKind::FloatLit: return e.is_float32 ? types_.float_t() : types_.double_t();
       case ExprKind::BoolLit: return types_.bool_t();
       case ExprKind::StringLit:
         diags_.error(e.loc, "a string literal can only be an argument of print");
         return nullptr;
       case ExprKind::Name: return check_name(e);
-      case ExprKind::Call: return check_call(e);
+      case ExprKind::Call: return check_call(e, want);
       case ExprKind::Unary: return check_unary(e, want);
       case ExprKind::Binary: return check_binary(e, want);
       case ExprKind::Field: return check_field(e);
@@ -839,19 +911,33 @@ class Checker {
       diags_.error(e.loc, "built-in function '{}' can only be called", e.text);
       return nullptr;
     }
+    auto sd = structs_.find(e.text);
+    if (sd != structs_.end()) {
+      const StructDecl &d = *sd->second;
+      diags_.error(e.loc, "'{}' is a {} type, not a value; construct one with {}{{ {} = ... }}",
+                   e.text, d.is_union ? "union" : "struct", e.text,
+                   d.fields.empty() ? "x" : d.fields[0].name);
+      return nullptr;
+    }
+    // A top-level value used in its own initial value is not declared yet.
+    if (in_constant_ && e.text == constant_name_) {
+      diags_.error(e.loc, "use of undeclared name '{}' (a top-level value cannot use itself)",
+                   e.text);
+      return nullptr;
+    }
     if (globals_.count(e.text))  // a constant whose declaration had an error
       return nullptr;
     diags_.error(e.loc, "use of undeclared name '{}'", e.text);
     return nullptr;
   }
 
-  Type *check_call(Expr &e) {
+  Type *check_call(Expr &e, Type *want) {
     Expr &callee = *e.children[0];
     size_t nargs = e.children.size() - 1;
     if (callee.kind == ExprKind::Name) {
       Builtin b;
       bool shadowed = lookup(callee.text) != nullptr;
-      if (!shadowed && find_builtin(callee.text, &b)) return check_builtin(e, b);
+      if (!shadowed && find_builtin(callee.text, &b)) return check_builtin(e, b, want);
     }
     if (in_constant_) {
       diags_.error(e.loc, "task calls in top-level values are not supported yet");
@@ -917,7 +1003,9 @@ class Checker {
     return types_.future(t->result_type);  // APP
   }
 
-  Type *check_builtin(Expr &e, Builtin b) {
+  // `want` is the type the call's context wants: an argument whose type is
+  // the result's (abs, min, max, pow) wants it too, so literals adapt.
+  Type *check_builtin(Expr &e, Builtin b, Type *want) {
     Expr &callee = *e.children[0];
     callee.builtin = int(b);
     size_t nargs = e.children.size() - 1;
@@ -950,6 +1038,11 @@ class Checker {
         if (!arity(1)) return nullptr;
         Type *t = arg(0);
         if (!t) return nullptr;
+        // long(2147483648): a literal argument is a long.
+        if (b == Builtin::long_ && is_literal(*e.children[1])) {
+          adapt(*e.children[1], types_.long_t());
+          t = e.children[1]->type;
+        }
         if (!t->is_scalar()) {
           diags_.error(e.children[1]->loc, "cannot convert {} to {}", to_string(t), callee.text);
           return nullptr;
@@ -961,7 +1054,7 @@ class Checker {
       }
       case Builtin::abs_: {
         if (!arity(1)) return nullptr;
-        Type *t = arg(0);
+        Type *t = arg(0, want);
         if (t && !t->is_numeric()) return numeric_error(*e.children[1], callee.text, t);
         return t;
       }
@@ -969,14 +1062,14 @@ class Checker {
       case Builtin::max_:
       case Builtin::pow_: {
         if (!arity(2)) return nullptr;
-        Type *a = arg(0), *c = arg(1);
+        Type *a = arg(0, want), *c = arg(1, want);
         if (!a || !c) return nullptr;
-        if (is_literal(*e.children[1]) && !is_literal(*e.children[2])) {
-          adapt(*e.children[1], c);
-          a = e.children[1]->type;
-        } else {
-          adapt(*e.children[2], a);
-          c = e.children[2]->type;
+        if (a != c) {
+          if (is_literal(*e.children[1])) adapt(*e.children[1], c);
+          if (is_literal(*e.children[2])) adapt(*e.children[2], a);
+          // Either argument may be a task call: force it (FORCE).
+          a = e.children[1]->type->forced();
+          c = e.children[2]->type->forced();
         }
         bool need_float = b == Builtin::pow_;
         if (!(need_float ? a->is_floating() : a->is_numeric()))
@@ -1086,8 +1179,10 @@ class Checker {
     Type *b = value_of(r, logical ? types_.bool_t() : shift ? nullptr : operand_want);
     if (!a || !b) return nullptr;
     if (!shift && a != b) {
-      if (is_literal(l) && !is_literal(r)) adapt(l, b);
-      else if (is_literal(r)) adapt(r, a);
+      // The literal side takes the other side's type (both may be literals:
+      // `596 + 5L`); adapt only widens, so at most one side changes.
+      if (is_literal(l)) adapt(l, b);
+      if (is_literal(r)) adapt(r, a);
       a = l.type->forced();
       b = r.type->forced();
     }
@@ -1126,9 +1221,13 @@ class Checker {
   std::vector<std::map<std::string, VarDecl *>> scopes_;
   TaskDecl *task_ = nullptr;
   bool in_constant_ = false;
+  std::string constant_name_;  // the top-level value being checked
   int loop_depth_ = 0;
   std::vector<std::set<VarDecl *>> map_locals_;  // variables declared in each enclosing map body
+  std::set<VarDecl *> loop_indices_;  // the index variables written in for and map loops
   std::map<std::string, StructDecl *> structs_;
+  std::vector<Expr *> int_literals_;  // unsuffixed integer literals, in the order checked
+  std::set<Expr *> int_literals_seen_;
   // The anonymous tasks being checked, innermost last, with the number of
   // scopes that belong to the tasks around each.
   struct Frame {

@@ -37,8 +37,8 @@ using antlr4::Token;
 using kite_parser::KiteLexer;
 using kite_parser::KiteParser;
 
-// Deeper bracket or prefix-operator nesting is rejected before parsing; the
-// parser uses a few stack frames per level.
+// Deeper bracket, type-argument or prefix-operator nesting is rejected
+// before parsing; the parser uses a few stack frames per level.
 constexpr int kMaxNesting = 256;
 // Deeper expressions (long operator or postfix chains, which the parser
 // handles with loops) are rejected while building, so every later recursive
@@ -91,6 +91,11 @@ SourceLoc loc_after(const SourceFile &file, const Token *t) {
 bool check_tokens(const SourceFile &file, const std::vector<Token *> &tokens, Diagnostics &diags) {
   bool ok = true;
   int depth = 0, prefix_run = 0;
+  // Type arguments nest with `<` `>`, which are also comparisons: they are
+  // counted only inside a type, which starts after `:` or `new` and goes on
+  // while its tokens can belong to a type.
+  bool in_type = false;
+  int angles = 0;
   const Token *prev = nullptr;
   for (const Token *t : tokens) {
     switch (t->getType()) {
@@ -136,13 +141,34 @@ bool check_tokens(const SourceFile &file, const std::vector<Token *> &tokens, Di
       default: break;
     }
     switch (t->getType()) {
+      case KiteLexer::COLON:
+      case KiteLexer::NEW:
+        in_type = true;
+        angles = 0;
+        break;
+      case KiteLexer::LT:
+        if (in_type) ++angles;
+        break;
+      case KiteLexer::GT:
+        if (in_type && angles > 0) --angles;
+        break;
+      case KiteLexer::ID:
+      case KiteLexer::TASK:
+      case KiteLexer::COMMA:
+      case KiteLexer::LPAREN:
+      case KiteLexer::RPAREN: break;
+      default:
+        in_type = false;
+        angles = 0;
+    }
+    switch (t->getType()) {
       case KiteLexer::MINUS:
       case KiteLexer::NOT:
       case KiteLexer::TILDE:
       case KiteLexer::TASK: ++prefix_run; break;
       default: prefix_run = 0;
     }
-    if (depth + prefix_run > kMaxNesting) {
+    if (depth + angles + prefix_run > kMaxNesting) {
       diags.error(loc_of(t), "program is nested too deeply");
       return false;
     }
@@ -703,9 +729,13 @@ class Builder {
     return e;
   }
 
-  // 42, 0x2A, 42L. Decimal literals must fit the signed type (one more when
-  // negated: -2147483648); hexadecimal ones may use every bit, as in Java,
-  // so 0xFFFFFFFF is the int -1.
+  // 42, 0x2A, 42L. The literal's value is kept as a long; whether an
+  // unsuffixed one is an int or a long depends on where it is used, so the
+  // checker decides (and rejects one too large for int where an int is
+  // wanted). A decimal literal must fit the signed type (one more when
+  // negated: -2147483648); a hexadecimal one may use every bit of the
+  // unsigned type and spells those bits, as in C: 0xFFFFFFFF is the int -1
+  // but the long 4294967295.
   ast::ExprPtr int_literal(Token *t, SourceLoc at, bool negated) {
     auto e = ast::make_expr(ast::ExprKind::IntLit, at);
     std::string text = token_text(file_, t);
@@ -727,23 +757,17 @@ class Builder {
       if (magnitude > (std::numeric_limits<uint64_t>::max() - digit) / base) overflow = true;
       magnitude = magnitude * base + digit;
     }
-    uint64_t limit;
-    if (hex)
-      limit = e->is_long ? std::numeric_limits<uint64_t>::max() : 0xFFFFFFFFull;
-    else
-      limit = (e->is_long ? uint64_t(1) << 63 : uint64_t(1) << 31) - (negated ? 0 : 1);
-    if (overflow || magnitude > limit) {
-      diags_.error(loc_of(t), "integer literal is too large for {}", e->is_long ? "long" : "int");
+    uint64_t long_limit =
+        hex ? std::numeric_limits<uint64_t>::max() : (uint64_t(1) << 63) - (negated ? 0 : 1);
+    if (overflow || magnitude > long_limit) {
+      diags_.error(loc_of(t), "integer literal is too large for long");
       return e;
     }
-    // Hexadecimal digits spell bits: wrap to the signed type first. Negation
-    // wraps too, so -2147483648 and -0x80000000 are INT_MIN.
-    if (e->is_long) {
-      e->int_value = int64_t(negated ? 0 - magnitude : magnitude);
-    } else {
-      uint32_t bits = uint32_t(magnitude);
-      e->int_value = int32_t(negated ? 0u - bits : bits);
-    }
+    uint64_t int_limit = hex ? 0xFFFFFFFFull : (uint64_t(1) << 31) - (negated ? 0 : 1);
+    e->fits_int = !e->is_long && magnitude <= int_limit;
+    // Negation wraps, so -9223372036854775808L and -0x8000000000000000L are
+    // LONG_MIN (and, as an int, -2147483648 and -0x80000000 are INT_MIN).
+    e->int_value = int64_t(negated ? 0 - magnitude : magnitude);
     return e;
   }
 

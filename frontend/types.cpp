@@ -42,13 +42,16 @@ TypeContext::TypeContext() {
 }
 
 Type *TypeContext::intern(Type t) {
-  // The spelling is a unique key except that struct and union share a name
-  // space (the checker rejects a union and a struct of the same name).
-  std::string key = std::to_string(int(t.kind)) + ":" + to_string(&t);
+  // Hash-consing: a type's parts are interned before it is, so the kind,
+  // the parts' pointers and the name identify it, and interning takes time
+  // independent of how deeply the type nests. Struct and union share a name
+  // space (the checker rejects a union and a struct of the same name), but
+  // the kind is part of the key anyway.
+  Key key{t.kind, t.elem, t.params, t.name};
   auto it = by_key_.find(key);
   if (it != by_key_.end()) return it->second;
   owned_.push_back(std::make_unique<Type>(std::move(t)));
-  by_key_[key] = owned_.back().get();
+  by_key_.emplace(std::move(key), owned_.back().get());
   return owned_.back().get();
 }
 

@@ -5,6 +5,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace kite {
@@ -69,7 +70,9 @@ class TypeContext {
  private:
   Type *intern(Type t);
   std::vector<std::unique_ptr<Type>> owned_;
-  std::map<std::string, Type *> by_key_;
+  // What identifies an interned type: kind, elem, params, name.
+  using Key = std::tuple<TypeKind, Type *, std::vector<Type *>, std::string>;
+  std::map<Key, Type *> by_key_;
   Type *int_, *long_, *float_, *double_, *bool_, *unit_, *string_, *range_;
 };
 

@@ -52,6 +52,17 @@ TEST_CASE("unsuffixed literals adapt to long and float, nothing else converts") 
         std::string::npos);
 }
 
+TEST_CASE("a hexadecimal literal's value depends on the type it takes") {
+  Checked as_int("task main() { x = 0xFFFFFFFF; }");
+  REQUIRE(as_int.ok);
+  CHECK(as_int.first_init().int_value == -1);
+  CHECK_FALSE(as_int.first_init().is_long);
+  Checked as_long("task main() { x: long = 0xFFFFFFFF; }");
+  REQUIRE(as_long.ok);
+  CHECK(as_long.first_init().int_value == 4294967295);
+  CHECK(as_long.first_init().is_long);
+}
+
 TEST_CASE("named and anonymous tasks are values of task types") {
   Checked c(
       "task inc(x: int): int { return x + 1; }\n"
@@ -78,6 +89,26 @@ TEST_CASE("a case must cover every field of the union unless it has a default") 
       "task main() { v = u{ a = 1 }; case (v) { a x: print(x); } }");
   CHECK_FALSE(c.ok);
   CHECK(c.errors.str().find("case does not cover field 'b' of union u") != std::string::npos);
+}
+
+// Interning looks a type up by its parts, which are interned already, so
+// each step takes the same time however deep the type is (keyed by its
+// spelling instead, 3000 levels take seconds).
+TEST_CASE("interning deeply nested types is linear" * doctest::timeout(1.0)) {
+  TypeContext types;
+  auto step = [&](int i, Type *t) {
+    return i % 2 ? types.array(t) : types.task({types.int_t(), t}, types.bool_t());
+  };
+  std::vector<Type *> first;
+  Type *t = types.int_t();
+  for (int i = 0; i < 3000; ++i) first.push_back(t = step(i, t));
+  t = types.int_t();
+  int same = 0;
+  for (int i = 0; i < 3000; ++i) same += (t = step(i, t)) == first[i];
+  CHECK(same == 3000);
+  CHECK(types.array(first.back()) != types.future(first.back()));
+  CHECK(types.named(TypeKind::Struct, "p") != types.named(TypeKind::Union, "p"));
+  CHECK(types.tuple({types.int_t(), types.bool_t()}) != types.tuple({types.bool_t(), types.int_t()}));
 }
 
 }  // namespace

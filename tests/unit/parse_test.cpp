@@ -65,7 +65,10 @@ TEST_CASE("literals") {
   CHECK(expr("42") == "42");
   CHECK(expr("0x2A") == "42");
   CHECK(expr("42L") == "42L");
-  CHECK(expr("0xFFFFFFFF") == "-1");
+  // The checker decides whether a literal is an int or a long; the parser
+  // keeps the long value.
+  CHECK(expr("0xFFFFFFFF") == "4294967295");
+  CHECK(expr("2147483648") == "2147483648");
   CHECK(expr("-2147483648") == "-2147483648");
   CHECK(expr("-9223372036854775808L") == "-9223372036854775808L");
   CHECK(expr("1.5") == "1.5");
@@ -343,10 +346,10 @@ TEST_CASE("lexical errors") {
 }
 
 TEST_CASE("literal ranges") {
-  CHECK(first_error("task main() { x = 2147483648; }") ==
-        "t.kite:1:19: error: integer literal is too large for int");
-  CHECK(first_error("task main() { x = 0x100000000; }") ==
-        "t.kite:1:19: error: integer literal is too large for int");
+  CHECK(first_error("task main() { x = 0x10000000000000000; }") ==
+        "t.kite:1:19: error: integer literal is too large for long");
+  CHECK(first_error("task main() { x = 9223372036854775808; }") ==
+        "t.kite:1:19: error: integer literal is too large for long");
   CHECK(first_error("task main() { x = 9223372036854775808L; }") ==
         "t.kite:1:19: error: integer literal is too large for long");
   CHECK(first_error("task main() { x = 99999999999999999999999L; }") ==
