@@ -14,6 +14,8 @@
 #include <fmt/format.h>
 
 #include <cctype>
+#include <cmath>
+#include <cstdlib>
 #include <charconv>
 #include <chrono>
 #include <cstdio>
@@ -23,6 +25,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "frontend/check.h"
@@ -46,6 +49,7 @@ constexpr const char *kUsage =
     "\n"
     "options:\n"
     "  -t, --time       print the run time on stderr\n"
+    "  --timeout S      stop a run that has not finished after S seconds (exit status 124)\n"
     "  --stack SIZE     the interpreter's stack, with an optional K, M or G suffix (default\n"
     "                   1G); it bounds how deeply task calls nest\n"
     "  -h, --help       print this help and exit\n"
@@ -60,12 +64,13 @@ const std::set<std::string> kIgnoredValued = {"--device",  "--workers",      "--
 // kite-run's options whose output the interpreter cannot give.
 const std::set<std::string> kDeviceOnly = {"--list-devices", "--trace"};
 const std::set<std::string> kFlags = {"-t", "--time", "-h", "--help"};
-const std::set<std::string> kValued = {"--stack"};
+const std::set<std::string> kValued = {"--stack", "--timeout"};
 
 struct Options {
   bool time = false;
   bool help = false;
   size_t stack_bytes = kite::interp::Options{}.stack_bytes;
+  double timeout_s = 0;  // 0: none
   std::string prog;
   std::vector<std::string> args;
 };
@@ -113,6 +118,14 @@ void apply(Options &o, const std::string &name, const std::string &value) {
           fmt::format("--stack takes a size of at least 16M (K, M or G suffix), not '{}'", value));
     }
     o.stack_bytes = *bytes;
+  }
+  if (name == "--timeout") {
+    // As kite-run's: seconds, a positive number.
+    char *end = nullptr;
+    double s = std::strtod(value.c_str(), &end);
+    if (value.empty() || *end != '\0' || !(s > 0) || !std::isfinite(s))
+      throw RunError(fmt::format("--timeout takes a positive number of seconds, not '{}'", value));
+    o.timeout_s = s;
   }
 }
 
@@ -193,6 +206,18 @@ int run(const Options &o) {
   kite::interp::Options options;
   options.stack_bytes = o.stack_bytes;
   auto start = std::chrono::steady_clock::now();
+  if (o.timeout_s > 0) {
+    // The watchdog: the run cannot be interrupted where it is, so the
+    // process ends (exit status 124, as kite-run's --timeout).
+    std::thread([seconds = o.timeout_s] {
+      std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
+      std::fflush(stdout);
+      fmt::print(stderr, "kite-interp: error: the program did not finish within {} s (--timeout)\n",
+                 seconds);
+      std::fflush(stderr);
+      std::_Exit(124);
+    }).detach();
+  }
   try {
     kite::interp::run(*program, o.args, stdout, options);
   } catch (const kite::interp::RunTimeError &e) {
