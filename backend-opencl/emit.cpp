@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 #include <ostream>
+#include <limits>
 #include <sstream>
 #include <string_view>
 
@@ -145,6 +146,9 @@ class Emitter {
     const Type *t = e.type ? e.type->forced() : nullptr;
     switch (e.kind) {
       case ExprKind::IntLit:
+        // LONG_MIN has no literal in C: 9223372036854775808L does not fit a long.
+        if (e.is_long && e.int_value == std::numeric_limits<int64_t>::min())
+          return "(-9223372036854775807L - 1L)";
         return e.is_long ? fmt::format("{}L", e.int_value) : fmt::format("((int){})", e.int_value);
       case ExprKind::FloatLit: {
         std::string s = fmt::format("{:.17g}", e.float_value);
