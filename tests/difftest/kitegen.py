@@ -454,14 +454,14 @@ class Gen:
             return E(str(i), ATOM, lambda env, i=i: i)
         e = self.expr(ctx, 'int', depth)
         if n and k < 0.6:
-            return E(f'abs({e.text} % {n})', ATOM,
+            return E(f'abs({e.at(PREC["%"])} % {n})', ATOM,
                      lambda env, f=e.fn, n=n: abs(cmod('int', f(env), n)), e.calls)
         an = a.name
-        return E(f'abs({e.text} % length({an}))', ATOM,
+        return E(f'abs({e.at(PREC["%"])} % length({an}))', ATOM,
                  lambda env, f=e.fn, an=an: abs(cmod('int', f(env), len(env[an].v))), e.calls)
 
     # -- expressions of scalar type t
-    def expr(self, ctx, t, depth=3):
+    def expr(self, ctx, t, depth=2):
         self.budget_gen += 1
         r = self.r
         if depth <= 0 or self.budget_gen > self.max_gen or r.random() < 0.25:
@@ -474,15 +474,18 @@ class Gen:
             if k < 0.55:
                 op = self.pick(['-', '~'])
                 a = self.expr(ctx, t, depth - 1)
-                if op == '-' and a.lit is not None and a.lit < 0 and self.avoid_known:
+                if op == '-' and a.lit is not None and a.text.startswith('-') and self.avoid_known:
                     op = '~'
                 text = op + (a.text if a.prec >= ATOM and not a.text.startswith('-')
                              else '(' + a.text + ')')
+                lit = None
                 if op == '-':
                     fn = lambda env, f=a.fn, t=t: wrap(t, -f(env))
+                    if a.lit is not None and text[1:2] != '(':
+                        lit = wrap(t, -a.lit)  # `-5` is one literal to kitec
                 else:
                     fn = lambda env, f=a.fn: ~f(env)
-                return E(text, UNARY, fn, a.calls)
+                return E(text, UNARY, fn, a.calls, lit=lit)
             if k < 0.68:
                 src = self.pick([x for x in ('int', 'long', 'double') if x != t])
                 a = self.expr(ctx, src, depth - 1)
@@ -514,9 +517,13 @@ class Gen:
                 return self.binary(ctx, t, self.pick(['+', '-', '*', '/']), depth)
             if k < 0.58:
                 a = self.expr(ctx, t, depth - 1)
+                if a.lit is not None and a.text.startswith('-') and self.avoid_known:
+                    a = E(f'({a.text} * 1.0)', ATOM, a.fn)
                 text = '-' + (a.text if a.prec >= ATOM and not a.text.startswith('-')
                               else '(' + a.text + ')')
-                return E(text, UNARY, lambda env, f=a.fn: -f(env), a.calls)
+                # `-5.0` is one literal to kitec: remember it as one
+                return E(text, UNARY, lambda env, f=a.fn: -f(env), a.calls,
+                         lit=(-a.lit if a.lit is not None and text[1:2] != '(' else None))
             if k < 0.72:
                 src = self.pick(['int', 'long'])
                 a = self.expr(ctx, src, depth - 1)
@@ -600,9 +607,9 @@ class Gen:
         if op in ('/', '%') and t != 'double':
             g = r.random()
             if g < 0.4:
-                b = E(f'({b.text} | 1)', ATOM, lambda env, f=b.fn: f(env) | 1, b.calls)
+                b = E(f'({b.at(PREC["|"])} | 1)', ATOM, lambda env, f=b.fn: f(env) | 1, b.calls)
             elif g < 0.7:
-                b = E(f'(({b.text} & 7) + 1)', ATOM, lambda env, f=b.fn: (f(env) & 7) + 1, b.calls)
+                b = E(f'(({b.at(PREC["&"])} & 7) + 1)', ATOM, lambda env, f=b.fn: (f(env) & 7) + 1, b.calls)
             elif g < 0.8:
                 b = self.pick([E('-1', UNARY, lambda env: -1, lit=-1),
                                E('(-1)', ATOM, lambda env: -1)])
@@ -794,7 +801,7 @@ class Gen:
     # -- statements: each returns (lines, fn(env)) or None
     def simple_decl(self, ctx):
         t = self.pick(SCALARS)
-        e = self.expr(ctx, t, 3)
+        e = self.expr(ctx, t, 2)
         n = self.fresh()
         ctx.add(Var(n, t))
         if self.chance(0.3):
@@ -809,7 +816,7 @@ class Gen:
         if not cands:
             return None
         v = self.pick(cands)
-        e = self.expr(ctx, v.t, 3)
+        e = self.expr(ctx, v.t, 2)
         return [f'{v.name} <- {e.text};'], (lambda env, n=v.name, f=e.fn: env.__setitem__(n, f(env)))
 
     def assign_elem(self, ctx):
@@ -821,7 +828,7 @@ class Gen:
             return None
         a = self.pick(cands)
         idx = self.index_into(ctx, a, 2)
-        e = self.expr(ctx, a.t[1], 3)
+        e = self.expr(ctx, a.t[1], 2)
 
         def fn(env, an=a.name, fi=idx.fn, fe=e.fn):
             i = fi(env)
@@ -845,7 +852,7 @@ class Gen:
         body_ctx.push()
         body_ctx.add(Var(idx, 'int', mutable=False, kind='index'))
         loop = self.pick(['map', 'map', 'for'])
-        e = self.expr(body_ctx, elem, 3)
+        e = self.expr(body_ctx, elem, 2)
         if self.chance(0.5):
             lines.append(f'{loop} ({al} = {name}[{idx}]) {{ {al} <- {e.text}; }}')
         else:
@@ -900,7 +907,7 @@ class Gen:
         body_lines, body_fns = [], []
         for _ in range(self.r.randint(1, 3)):
             acc = self.pick(accs)
-            e = self.expr(inner, acc.t, 3)
+            e = self.expr(inner, acc.t, 2)
             body_lines.append(f'{acc.name} <- {e.text};')
             body_fns.append(lambda env, n=acc.name, f=e.fn: env.__setitem__(n, f(env)))
         if self.chance(0.3):
@@ -980,7 +987,7 @@ class Gen:
                 if loop == 'map':
                     inner.map_locals.add(s[0][0].split(' ')[0].rstrip(':'))
         xv = Var(x, et, alias=(a.name, i))
-        e = self.expr(inner, et, 3)
+        e = self.expr(inner, et, 2)
         lines.append(f'{x} <- {e.text};')
 
         def body(env, an=a.name, i=i, f=e.fn, fns=fns):
@@ -997,7 +1004,7 @@ class Gen:
         return [text], run
 
     def if_stmt(self, ctx, depth):
-        cond = self.expr(ctx, 'bool', 3)
+        cond = self.expr(ctx, 'bool', 2)
         a_lines, a_fn = self.block(ctx, depth - 1, self.r.randint(1, 3))
         if self.chance(0.6):
             b_lines, b_fn = self.block(ctx, depth - 1, self.r.randint(1, 3))
@@ -1139,7 +1146,7 @@ class Gen:
 
     def future_stmt(self, ctx):
         t = self.pick(['int', 'long', 'double', 'bool'])
-        e = self.expr(ctx, t, 3)
+        e = self.expr(ctx, t, 2)
         n = self.fresh('fu')
         ctx.add(Var(n, t, mutable=False))
         if self.chance(0.5):
@@ -1268,7 +1275,7 @@ class Gen:
             a.frozen = True
             parts.append(f'{a.name}[{self.r.randint(0, a.length - 1)}]')
         idxs = [int(p.split('[')[1][:-1]) for p in parts]
-        text = '{ ' + ' '.join(lines) + ' } then { ' + f'{r} = ' + ' + '.join(parts) + '; }'
+        text = '{ ' + ' '.join(lines) + ' } then ' + f'{r} = ' + ' + '.join(parts) + ';'
 
         def run(env, fns=fns, r=r, names=[a.name for a in chosen], idxs=idxs):
             for f in fns:
@@ -1329,14 +1336,14 @@ class Gen:
         lines = []
         fns = []
         # statements that do not recurse
-        for _ in range(self.r.randint(0, 2)):
+        for _ in range(self.r.randint(0, 1)):
             s = self.stmt(ctx, 1)
             lines += s[0]
             fns.append(s[1])
         # base case
         base_ctx = ctx.copy()
         base_lines, base_fns = [], []
-        for _ in range(self.r.randint(0, 2)):
+        for _ in range(self.r.randint(0, 1)):
             s = self.stmt(base_ctx, 0)
             base_lines += s[0]
             base_fns.append(s[1])
@@ -1348,8 +1355,8 @@ class Gen:
         # recursive part
         ctx.depth_var = 'd'
         rec_fns = []
-        for _ in range(self.r.randint(1, 4)):
-            s = self.stmt(ctx, 2)
+        for _ in range(self.r.randint(1, 3)):
+            s = self.stmt(ctx, 1)
             lines += s[0]
             rec_fns.append(s[1])
         re_ = self.ret_expr(ctx, ret, True)
@@ -1391,7 +1398,7 @@ class Gen:
                         return E(f'{c1.at(2)} && {c2.at(3)}', 2,
                                  lambda env, f=c1.fn, g=c2.fn: f(env) and g(env), True)
                     return c1
-            return self.expr(ctx, ret, 3)
+            return self.expr(ctx, ret, 2)
         es = [self.expr(ctx, m, 2) for m in ret[1:]]
         return E('(' + ', '.join(e.text for e in es) + ')', ATOM,
                  lambda env, fs=[e.fn for e in es]: tuple(f(env) for f in fs),
@@ -1412,7 +1419,7 @@ class Gen:
         ctx.no_calls = True
         for pn, pt in zip(pnames, params):
             ctx.add(Var(pn, pt, mutable=False, kind='param'))
-        e = self.expr(ctx, ret, 3)
+        e = self.expr(ctx, ret, 2)
         sig = ', '.join(f'{pn}: {tstr(pt)}' for pn, pt in zip(pnames, params))
         tk.lines = [f'task {name}({sig}): {tstr(ret)} {{ return {e.text}; }}']
         budget = self.budget
@@ -1434,7 +1441,7 @@ class Gen:
         ctx.add(Var('k', 'int', mutable=False, kind='param'))
         ctx.add(Var(j, 'int', mutable=False, kind='index'))
         ctx.add(Var(x, 'int', alias=('a', j), kind='alias'))
-        e = self.expr(ctx, 'int', 3)
+        e = self.expr(ctx, 'int', 2)
         loop = self.pick(['map', 'map', 'for'])
         tk.lines = [f'task {name}(a: array<int>, k: int) {{',
                     f'  {loop} ({x} = a[{j}]) {{ {x} <- {e.text}; }}', '}']
@@ -1453,7 +1460,7 @@ class Gen:
         tk = Task(f'{self.p}main', [], None, 99)
         ctx = Ctx(tk, None)
         lines, fns = [], []
-        for _ in range(self.r.randint(3, 8)):
+        for _ in range(self.r.randint(2, 6)):
             s = self.stmt(ctx, 2)
             lines += s[0]
             fns.append(s[1])
@@ -1523,7 +1530,7 @@ class Gen:
         self.tasks = []
         self.helpers = [self.gen_helper(i) for i in range(self.r.randint(0, 2))]
         self.writers = [self.gen_writer(i) for i in range(self.r.randint(0, 2))]
-        for level in range(self.r.randint(1, 4)):
+        for level in range(self.r.randint(1, 3)):
             self.tasks.append(self.gen_task(level))
         entry = self.gen_entry()
         out = []
