@@ -106,7 +106,7 @@ class Runner:
     def sides(self, src_path, workdir, tag):
         """Every side's run of src_path: a list of Side."""
         out = []
-        for opt, name in ((True, 'kitec'), (False, 'kitec -O0')):
+        for opt, name in () if self.a.interp_only else ((True, 'kitec'), (False, 'kitec -O0')):
             exe = os.path.join(workdir, f'{tag}{"" if opt else "-O0"}.bin')
             rc, so, se = self.compile(src_path, exe, opt)
             if rc != 0:
@@ -134,7 +134,7 @@ class Runner:
         path = os.path.join(work, 'bundle.kite')
         self.write_bundle(path, ok_seeds, progs)
         rc, _, _ = self.compile(path, os.path.join(work, 'check.bin'), True)
-        if rc != 0:
+        if rc != 0 and not self.a.interp_only:
             for s in list(ok_seeds):
                 p = os.path.join(work, f'p{s}.kite')
                 self.write_single(p, s, progs[s])
@@ -266,6 +266,8 @@ def main():
     ap.add_argument('--timeout', type=int, default=300, help='seconds per compile or run')
     ap.add_argument('--known-bugs', action='store_true',
                     help='also generate constructs that trigger known kitec bugs')
+    ap.add_argument('--interp-only', action='store_true',
+                    help='compare only kite-interp with the model (fast: no kernels)')
     ap.add_argument('--quiet', action='store_true')
     args = ap.parse_args()
     if args.workdir:
@@ -276,6 +278,8 @@ def main():
         if not os.path.exists(tool):
             sys.exit(f'difftest: error: {tool} not found (build first, or pass --kitec/--kite-run)')
     r = Runner(args)
+    if args.interp_only and not r.interp:
+        sys.exit(f'difftest: error: --interp-only needs kite-interp ({args.kite_interp} not found)')
     start = time.time()
     seeds = args.seeds
     chunks = [seeds[i:i + args.bundle] for i in range(0, len(seeds), args.bundle)]

@@ -293,6 +293,7 @@ class Ctx:
         self.in_map = in_map
         self.in_anon = in_anon
         self.no_calls = False
+        self.can_return = False   # a `return` may appear here (task body, not a loop)
         self.scopes = [{}]
         self.map_writes = set()   # arrays written by the enclosing map body
         self.map_reads_forbidden = set()
@@ -302,6 +303,7 @@ class Ctx:
     def copy(self, **kw):
         c = Ctx(self.task, self.ret, self.depth_var, self.in_map, self.in_anon)
         c.no_calls = self.no_calls
+        c.can_return = self.can_return
         c.scopes = [dict(s) for s in self.scopes]
         c.map_writes = set(self.map_writes)
         c.map_reads_forbidden = set(self.map_reads_forbidden)
@@ -403,9 +405,14 @@ class Gen:
                 v = r.choice([LONG_MAX, LONG_MIN, LONG_MAX - 1, LONG_MIN + 1, 1 << 32,
                               (1 << 31), 3037000500, INT_MAX, INT_MIN])
                 text = str(v) + 'L'
+                if v == LONG_MIN and self.avoid_known:
+                    # the literal is emitted as is and OpenCL C reads it unsigned
+                    return E('(-9223372036854775807L - 1L)', ATOM, lambda env: LONG_MIN)
             else:
                 bits = r.choice([0x7FFFFFFFFFFFFFFF, 0xFFFFFFFFFFFFFFFF, 0x8000000000000000,
                                  0xDEADBEEFCAFEBABE, 0xFFFFFFFF, 0x100000000])
+                if bits == 0x8000000000000000 and self.avoid_known:
+                    bits = 0x8000000000000001  # LONG_MIN is emitted unsigned
                 v = w64(bits)
                 text = '0x%XL' % bits
             return E(text, UNARY if text.startswith('-') else ATOM, lambda env, v=v: v, lit=v)
@@ -747,7 +754,7 @@ class Gen:
 
     def anon_task(self, ctx, params, ret):
         """task (x: int, ...): r { ... } capturing the scalars around it."""
-        inner = ctx.copy(in_map=False, in_anon=True, depth_var=None)
+        inner = ctx.copy(in_map=False, in_anon=True, depth_var=None, can_return=False)
         inner.map_writes = set()
         # Capture scalars and task values only (heap values would be shared).
         for s in inner.scopes:
@@ -799,11 +806,19 @@ class Gen:
         return lines, run
 
     # -- statements: each returns (lines, fn(env)) or None
+    def nested_array(self, ctx):
+        """A local array filled by a loop inside a loop body."""
+        if self.r.random() < 0.5:
+            return None
+        return self.new_array(ctx, nested=True)
+
     def simple_decl(self, ctx):
         t = self.pick(SCALARS)
         e = self.expr(ctx, t, 2)
         n = self.fresh()
         ctx.add(Var(n, t))
+        if ctx.in_map:
+            ctx.map_locals.add(n)
         if self.chance(0.3):
             text = f'{n}: {tstr(t)} = {e.text};'
         else:
@@ -836,7 +851,7 @@ class Gen:
             env[an].v[i] = v
         return [f'{a.name}[{idx.text}] <- {e.text};'], fn
 
-    def new_array(self, ctx, elem=None):
+    def new_array(self, ctx, elem=None, nested=False):
         elem = elem or self.pick(['int', 'int', 'long', 'double', 'bool'])
         n = self.r.randint(1, 12)
         name = self.fresh('arr')
@@ -852,6 +867,8 @@ class Gen:
         body_ctx.push()
         body_ctx.add(Var(idx, 'int', mutable=False, kind='index'))
         loop = self.pick(['map', 'map', 'for'])
+        if nested and ctx.in_map and self.avoid_known:
+            loop = 'for'  # a map in a map reads the outer loop's variable wrongly
         e = self.expr(body_ctx, elem, 2)
         if self.chance(0.5):
             lines.append(f'{loop} ({al} = {name}[{idx}]) {{ {al} <- {e.text}; }}')
@@ -969,7 +986,7 @@ class Gen:
             return [text], run
         # element-writing map or for: each iteration writes only its own element
         loop = self.pick(['map', 'for'])
-        inner = ctx.copy(in_map=(loop == 'map') or ctx.in_map)
+        inner = ctx.copy(in_map=(loop == 'map') or ctx.in_map, can_return=False)
         inner.push()
         inner.loop_arrays.add(a.name)
         if loop == 'map':
@@ -979,14 +996,14 @@ class Gen:
         inner.add(Var(x, et, mutable=True, alias=(a.name, i), kind='alias'))
         inner.add(Var(i, 'int', mutable=False, kind='index'))
         lines, fns = [], []
-        for _ in range(self.r.randint(0, 2)):
-            s = self.simple_decl(inner)
+        for _ in range(self.r.randint(0, 3)):
+            # loops nested in the body read the outer index and element
+            f = self.pick([self.simple_decl, self.simple_decl, self.for_range,
+                           self.nested_array])
+            s = f(inner)
             if s:
                 lines += s[0]
                 fns.append(s[1])
-                if loop == 'map':
-                    inner.map_locals.add(s[0][0].split(' ')[0].rstrip(':'))
-        xv = Var(x, et, alias=(a.name, i))
         e = self.expr(inner, et, 2)
         lines.append(f'{x} <- {e.text};')
 
@@ -1218,7 +1235,8 @@ class Gen:
             lo = LONG_MIN if elem == 'long' else INT_MIN
             hi = LONG_MAX if elem == 'long' else INT_MAX
             ops = [('+', 0, '0' + sfx), ('*', 1, '1' + sfx), ('^', 0, '0' + sfx),
-                   ('|', 0, '0' + sfx), ('&', -1, '-1' + sfx), ('max', lo, str(lo) + sfx),
+                   ('|', 0, '0' + sfx), ('&', -1, '-1' + sfx), ('max', lo, str(lo) + sfx if elem == 'int' or not self.avoid_known
+                                         else '(-9223372036854775807L - 1L)'),
                    ('min', hi, str(hi) + sfx)]
             op, ident, itext = self.pick(ops)
         x, y = self.fresh('a'), self.fresh('a')
@@ -1291,13 +1309,26 @@ class Gen:
                 s.pop(a.name, None)
         return [text], run
 
+    def early_return(self, ctx):
+        """if (c) { return e; } in the middle of a task body."""
+        if not ctx.can_return or ctx.ret is None:
+            return None
+        cond = self.expr(ctx, 'bool', 2)
+        e = self.ret_expr(ctx, ctx.ret, False)
+
+        def run(env, c=cond.fn, f=e.fn):
+            if c(env):
+                raise Return(f(env))
+        return [f'if ({cond.text}) {{ return {e.text}; }}'], run
+
     def stmt(self, ctx, depth):
         r = self.r.random()
         opts = [(self.simple_decl, 5), (self.assign_scalar, 4), (self.assign_elem, 2),
                 (self.new_array, 2), (self.for_range, 3), (self.for_array, 3),
                 (self.struct_stmt, 1), (self.field_assign, 1), (self.union_stmt, 1),
                 (self.tuple_stmt, 1), (self.parallel_calls, 3), (self.future_stmt, 1),
-                (self.task_value_stmt, 1), (self.prelude_stmt, 1), (self.writer_then, 1)]
+                (self.task_value_stmt, 1), (self.prelude_stmt, 1), (self.writer_then, 1),
+                (self.early_return, 1)]
         if depth > 0:
             opts.append((lambda c: self.if_stmt(c, depth), 2))
         total = sum(w for _, w in opts)
@@ -1328,6 +1359,7 @@ class Gen:
             params.append((self.fresh('p'), ('task', ('int',), 'int')))
         tk = Task(name, params, ret, level)
         ctx = Ctx(tk, ret)
+        ctx.can_return = True
         for pn, pt in params:
             v = Var(pn, pt, mutable=False, kind='param')
             if pt == ('array', 'int'):
@@ -1369,15 +1401,18 @@ class Gen:
                 re_=re_.fn):
             budget.spend(2)
             env = {pn: a for (pn, _), a in zip(params, args)}
-            for f in fns:
-                f(env)
-            if env['d'] <= 0:
-                for f in base_fns:
+            try:
+                for f in fns:
                     f(env)
-                return be(env)
-            for f in rec_fns:
-                f(env)
-            return re_(env)
+                if env['d'] <= 0:
+                    for f in base_fns:
+                        f(env)
+                    return be(env)
+                for f in rec_fns:
+                    f(env)
+                return re_(env)
+            except Return as r:
+                return r.value
         tk.fn = run
         return tk
 
