@@ -266,6 +266,8 @@ def main():
     ap.add_argument('--timeout', type=int, default=300, help='seconds per compile or run')
     ap.add_argument('--known-bugs', action='store_true',
                     help='also generate constructs that trigger known kitec bugs')
+    ap.add_argument('--saturating', action='store_true',
+                    help='also convert out-of-range doubles and NaN to int and long')
     ap.add_argument('--interp-only', action='store_true',
                     help='compare only kite-interp with the model (fast: no kernels)')
     ap.add_argument('--quiet', action='store_true')
@@ -277,6 +279,7 @@ def main():
     for tool in (args.kitec, args.kite_run):
         if not os.path.exists(tool):
             sys.exit(f'difftest: error: {tool} not found (build first, or pass --kitec/--kite-run)')
+    kitegen.SATURATING = args.saturating
     r = Runner(args)
     if args.interp_only and not r.interp:
         sys.exit(f'difftest: error: --interp-only needs kite-interp ({args.kite_interp} not found)')

@@ -78,14 +78,27 @@ def ddiv(a, b):
     return a / b
 
 
+# Whether double -> int/long conversions out of range saturate (NaN -> 0);
+# without it programs that convert such values are not generated.
+SATURATING = False
+
+
 def to_int(t, x):
-    """int(x) / long(x): integers wrap; doubles truncate and must be in range."""
+    """int(x) / long(x): integers wrap; doubles truncate toward zero."""
     if isinstance(x, float):
-        if x != x or math.isinf(x):
-            raise Reject('non-finite double converted')
-        v = int(x)
         lo, hi = (INT_MIN, INT_MAX) if t == 'int' else (LONG_MIN, LONG_MAX)
+        if x != x:
+            if SATURATING:
+                return 0
+            raise Reject('NaN converted')
+        if math.isinf(x):
+            if SATURATING:
+                return hi if x > 0 else lo
+            raise Reject('infinity converted')
+        v = int(x)
         if not lo <= v <= hi:
+            if SATURATING:
+                return max(lo, min(hi, v))
             raise Reject('double out of range converted')
         return v
     return wrap(t, int(x))
@@ -619,7 +632,7 @@ class Gen:
                 b = E(f'(({b.at(PREC["&"])} & 7) + 1)', ATOM, lambda env, f=b.fn: (f(env) & 7) + 1, b.calls)
             elif g < 0.8:
                 b = self.pick([E('-1', UNARY, lambda env: -1, lit=-1),
-                               E('(-1)', ATOM, lambda env: -1)])
+                               E('(-1)', ATOM, lambda env: -1, lit=-1)])
         a, b = self.unsuffix(a, b)
         p = PREC[op]
         return E(f'{a.at(p)} {op} {b.at(p + 1)}', p,
@@ -1210,9 +1223,18 @@ class Gen:
         if not cands or ctx.in_map:
             return None
         a = self.pick(cands)
-        a.frozen = True
         r = self.fresh('r')
-        kind = self.pick(['reduce', 'reduce', 'scan', 'map'])
+        kind = self.pick(['reduce', 'reduce', 'scan', 'map', 'fill'])
+        if kind == 'fill':
+            v = self.expr(ctx, elem, 2)
+            n = self.r.randint(0, 10)
+            text = f'{r} = fill_{elem}(new<{elem}>({n}), {v.text});'
+
+            def run(env, r=r, n=n, f=v.fn):
+                env[r] = Arr([f(env)] * n)
+            ctx.add(Var(r, ('array', elem), mutable=False, length=n or None))
+            return [text], run
+        a.frozen = True  # the prelude's tasks read it in parallel
         if kind == 'map':
             f = self.anon_task(ctx, (elem,), elem) if self.chance(0.7) else None
             if f is None:
@@ -1611,7 +1633,12 @@ def main():
     ap.add_argument('--seed', type=int, required=True)
     ap.add_argument('--known-bugs', action='store_true',
                     help='also generate constructs that trigger known kitec bugs')
+    ap.add_argument('--saturating', action='store_true',
+                    help='also convert out-of-range doubles and NaN to int and long '
+                         '(saturating, NaN -> 0)')
     args = ap.parse_args()
+    global SATURATING
+    SATURATING = args.saturating
     src, _ = standalone(args.seed, not args.known_bugs)
     sys.stdout.write(src)
 
