@@ -263,7 +263,7 @@ def main():
                     help='reference interpreter (skipped when missing)')
     ap.add_argument('--cache', default=None,
                     help="kite-run's kernel cache directory (XDG_CACHE_HOME); default: the user's")
-    ap.add_argument('--timeout', type=int, default=300, help='seconds per compile or run')
+    ap.add_argument('--timeout', type=int, default=900, help='seconds per compile or run')
     ap.add_argument('--known-bugs', action='store_true',
                     help='also generate constructs that trigger known kitec bugs')
     ap.add_argument('--saturating', action='store_true',
