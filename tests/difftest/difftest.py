@@ -1,0 +1,309 @@
+#!/usr/bin/env python3
+"""Differential testing of kitec with random Kite programs (kitegen.py).
+
+For every seed, the program kitegen generates is compiled with `kitec` and
+`kitec -O0`, both binaries are run with `kite-run --device cpu`, and, when
+one is given or found, the reference interpreter `kite-interp` runs the
+source. Their stdout, stderr (tool name removed) and exit status are
+compared with each other and with the output kitegen's model expects.
+
+Building a kernel on PoCL costs seconds per program, so programs are bundled:
+one source file holds --bundle programs (their names are prefixed per seed)
+and a `main` that runs them one after another, separated by `then`, each
+preceded by a marker line `#P <seed>`. The output is split at the markers.
+A program whose part differs, and every program of a bundle that fails as a
+whole, is compiled and run again on its own; a difference that remains is a
+finding, saved with its source and every side's output under --findings.
+
+  difftest.py --seeds 1-200 --bundle 40 --jobs 2
+"""
+
+import argparse
+import concurrent.futures
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import kitegen  # noqa: E402
+
+
+def parse_seeds(text):
+    seeds = []
+    for part in text.split(','):
+        m = re.fullmatch(r'\s*(-?\d+)\s*(?:(?:-|\.\.)\s*(-?\d+))?\s*', part)
+        if not m:
+            raise argparse.ArgumentTypeError(f'bad seed range: {part!r}')
+        a = int(m.group(1))
+        b = int(m.group(2)) if m.group(2) is not None else a
+        seeds += range(a, b + 1)
+    return seeds
+
+
+def normalise_err(text):
+    """stderr without the tool name and the file path, for comparison."""
+    out = []
+    for line in text.splitlines():
+        line = re.sub(r'^(kite-run|kite-interp|kitec): ', '', line)
+        line = re.sub(r'\S*/([^/\s]+\.kite)', r'\1', line)
+        out.append(line)
+    return '\n'.join(out)
+
+
+class Side:
+    """One way of running a program: its stdout lines, stderr, exit status."""
+
+    def __init__(self, name, out='', err='', rc=0, note=''):
+        self.name, self.out, self.err, self.rc, self.note = name, out, err, rc, note
+
+    def key(self):
+        return (self.out, normalise_err(self.err), self.rc)
+
+
+def run(cmd, timeout, env=None):
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env,
+                           errors='replace')
+        return p.returncode, p.stdout, p.stderr
+    except subprocess.TimeoutExpired as e:
+        out = e.stdout.decode(errors='replace') if isinstance(e.stdout, bytes) else (e.stdout or '')
+        return 124, out, f'timed out after {timeout} s\n'
+
+
+class Runner:
+    def __init__(self, args):
+        self.a = args
+        self.lock = threading.Lock()
+        self.counts = dict(generated=0, compiled=0, compared=0, mismatches=0, compile_failures=0,
+                           bundles=0, bundle_failures=0)
+        self.findings = []
+        self.env = dict(os.environ)
+        if args.cache:
+            self.env['XDG_CACHE_HOME'] = args.cache
+        self.interp = args.kite_interp if args.kite_interp and os.path.exists(
+            args.kite_interp) else None
+
+    def log(self, msg):
+        if not self.a.quiet:
+            with self.lock:
+                print(msg, flush=True)
+
+    def count(self, key, n=1):
+        with self.lock:
+            self.counts[key] += n
+
+    # -- building and running one source file
+    def compile(self, src_path, exe, opt):
+        cmd = [self.a.kitec] + ([] if opt else ['-O0']) + [src_path, '-o', exe]
+        return run(cmd, self.a.timeout, self.env)
+
+    def sides(self, src_path, workdir, tag):
+        """Every side's run of src_path: a list of Side."""
+        out = []
+        for opt, name in () if self.a.interp_only else ((True, 'kitec'), (False, 'kitec -O0')):
+            exe = os.path.join(workdir, f'{tag}{"" if opt else "-O0"}.bin')
+            rc, so, se = self.compile(src_path, exe, opt)
+            if rc != 0:
+                out.append(Side(name, so, se, rc, 'compile failed'))
+                continue
+            rc, so, se = run([self.a.kite_run, '--device', 'cpu', exe], self.a.timeout, self.env)
+            out.append(Side(name, so, se, rc))
+        if self.interp:
+            rc, so, se = run([self.interp, src_path], self.a.timeout, self.env)
+            out.append(Side('kite-interp', so, se, rc))
+        return out
+
+    # -- one bundle of seeds
+    def bundle(self, seeds):
+        work = tempfile.mkdtemp(prefix='difftest-', dir=self.a.workdir)
+        progs = {}
+        for s in seeds:
+            src, expected, _ = kitegen.generate(s, avoid_known=not self.a.known_bugs)
+            progs[s] = (src, expected)
+        self.count('generated', len(seeds))
+        self.count('bundles')
+        ok_seeds = list(seeds)
+        # A program kitec rejects would sink its bundle: find it by compiling
+        # each program alone (compiling is fast; only kernels are slow).
+        path = os.path.join(work, 'bundle.kite')
+        self.write_bundle(path, ok_seeds, progs)
+        rc, _, _ = self.compile(path, os.path.join(work, 'check.bin'), True)
+        if rc != 0 and not self.a.interp_only:
+            for s in list(ok_seeds):
+                p = os.path.join(work, f'p{s}.kite')
+                self.write_single(p, s, progs[s])
+                rc1, so, se = self.compile(p, os.path.join(work, f'p{s}.bin'), True)
+                rc0, so0, se0 = self.compile(p, os.path.join(work, f'p{s}.bin'), False)
+                if rc1 != 0 or rc0 != 0:
+                    ok_seeds.remove(s)
+                    self.count('compile_failures')
+                    self.single(s, progs[s], work, reason='kitec rejects it')
+        self.count('compiled', len(ok_seeds))
+        self.group(ok_seeds, progs, work)
+        if not self.a.keep:
+            shutil.rmtree(work, ignore_errors=True)
+
+    def group(self, seeds, progs, work):
+        """Runs seeds as one bundle; halves a bundle that fails as a whole."""
+        if not seeds:
+            return
+        if len(seeds) == 1:
+            self.single(seeds[0], progs[seeds[0]], work, reason='alone')
+            return
+        sub = tempfile.mkdtemp(prefix='b', dir=work)
+        path = os.path.join(sub, 'bundle.kite')
+        self.write_bundle(path, seeds, progs)
+        results = self.sides(path, sub, 'bundle')
+        if any(side.rc != 0 or side.note or side.err.strip() for side in results):
+            self.count('bundle_failures')
+            self.log(f'bundle of {len(seeds)} ({seeds[0]}..{seeds[-1]}) failed as a whole, '
+                     'halving: ' + '; '.join(
+                         f'{side.name}: exit {side.rc} {side.err.strip()[-160:]!r}'
+                         for side in results if side.rc or side.note or side.err.strip()))
+            half = len(seeds) // 2
+            self.group(seeds[:half], progs, work)
+            self.group(seeds[half:], progs, work)
+            return
+        parts = [self.split(side) for side in results]
+        for s in seeds:
+            if all(part.get(s) == progs[s][1] for part in parts):
+                self.count('compared')
+            else:
+                # The program alone decides (and gives the reproducer).
+                self.single(s, progs[s], work, reason='differs in its bundle')
+
+    def write_bundle(self, path, seeds, progs):
+        with open(path, 'w') as f:
+            f.write(f'// kitegen bundle of seeds {", ".join(map(str, seeds))}\n')
+            for s in seeds:
+                f.write(progs[s][0])
+            chain = ' then\n  '.join(f'print("#P {s}") then p{s}_main()' for s in seeds)
+            f.write(f'task main() {{\n  {chain or "print()"};\n}}\n')
+
+    def write_single(self, path, seed, prog):
+        src, expected = prog
+        with open(path, 'w') as f:
+            f.write(f'// kitegen seed {seed}\n')
+            for line in expected:
+                f.write(f'// expect: {line}\n')
+            f.write(src)
+            f.write(f'task main() {{ p{seed}_main(); }}\n')
+
+    def split(self, side):
+        """{seed: [lines]} from a bundle's stdout."""
+        parts, cur = {}, None
+        for line in side.out.splitlines():
+            m = re.fullmatch(r'#P (-?\d+)', line)
+            if m:
+                cur = int(m.group(1))
+                parts[cur] = []
+            elif cur is not None:
+                parts[cur].append(line)
+        return parts
+
+    def single(self, seed, prog, work, reason):
+        """Runs one program alone; a remaining difference is a finding."""
+        sub = os.path.join(work, f'seed-{seed}')
+        os.makedirs(sub, exist_ok=True)
+        path = os.path.join(sub, 'prog.kite')
+        self.write_single(path, seed, prog)
+        results = self.sides(path, sub, 'prog')
+        expected = prog[1]
+        self.count('compared')
+        if all(side.rc == 0 and not side.note and side.out.splitlines() == expected
+               and not side.err.strip() for side in results):
+            return
+        self.count('mismatches')
+        dest = os.path.join(self.a.findings, f'seed-{seed}')
+        shutil.rmtree(dest, ignore_errors=True)
+        os.makedirs(dest)
+        shutil.copy(path, os.path.join(dest, 'prog.kite'))
+        summary = [f'seed {seed}: {reason}', 'expected (model):'] + ['  ' + l for l in expected]
+        for side in results:
+            fname = side.name.replace(' ', '')
+            with open(os.path.join(dest, f'{fname}.out'), 'w') as f:
+                f.write(side.out)
+            with open(os.path.join(dest, f'{fname}.err'), 'w') as f:
+                f.write(side.err)
+            status = 'same as expected' if side.out.splitlines() == expected and side.rc == 0 \
+                else 'DIFFERS'
+            summary.append(f'{side.name}: exit {side.rc} {side.note} ({status})')
+            summary += ['  ' + l for l in side.out.splitlines()[:20]]
+            summary += ['  stderr: ' + l for l in side.err.splitlines()[:5]]
+        with open(os.path.join(dest, 'summary.txt'), 'w') as f:
+            f.write('\n'.join(summary) + '\n')
+        with self.lock:
+            self.findings.append((seed, reason, summary))
+        self.log('MISMATCH ' + '\n  '.join(summary))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter,
+                                 epilog=__doc__.split('\n', 2)[2])
+    root = os.path.dirname(os.path.dirname(HERE))
+    bindir = os.path.join(root, 'build', 'bin')
+    ap.add_argument('--seeds', type=parse_seeds, default=parse_seeds('1-100'),
+                    help='seeds: 1-100, 5..9, 3,7,11 (default 1-100)')
+    ap.add_argument('--bundle', type=int, default=40, help='programs per source file')
+    ap.add_argument('--jobs', type=int, default=2, help='bundles run in parallel')
+    ap.add_argument('--keep', action='store_true', help='keep the work directories')
+    ap.add_argument('--workdir', default=None, help='where work directories go (default: TMPDIR)')
+    ap.add_argument('--findings', default='difftest-findings',
+                    help='directory for mismatching programs and their outputs')
+    ap.add_argument('--kitec', default=os.path.join(bindir, 'kitec'))
+    ap.add_argument('--kite-run', default=os.path.join(bindir, 'kite-run'))
+    ap.add_argument('--kite-interp', default=os.path.join(bindir, 'kite-interp'),
+                    help='reference interpreter (skipped when missing)')
+    ap.add_argument('--cache', default=None,
+                    help="kite-run's kernel cache directory (XDG_CACHE_HOME); default: the user's")
+    ap.add_argument('--timeout', type=int, default=900, help='seconds per compile or run')
+    ap.add_argument('--known-bugs', action='store_true',
+                    help='also generate constructs that trigger known kitec bugs')
+    ap.add_argument('--saturating', action='store_true',
+                    help='also convert out-of-range doubles and NaN to int and long')
+    ap.add_argument('--interp-only', action='store_true',
+                    help='compare only kite-interp with the model (fast: no kernels)')
+    ap.add_argument('--quiet', action='store_true')
+    args = ap.parse_args()
+    if args.workdir:
+        os.makedirs(args.workdir, exist_ok=True)
+    os.makedirs(args.findings, exist_ok=True)
+    args.findings = os.path.abspath(args.findings)
+    for tool in (args.kitec, args.kite_run):
+        if not os.path.exists(tool):
+            sys.exit(f'difftest: error: {tool} not found (build first, or pass --kitec/--kite-run)')
+    kitegen.SATURATING = args.saturating
+    r = Runner(args)
+    if args.interp_only and not r.interp:
+        sys.exit(f'difftest: error: --interp-only needs kite-interp ({args.kite_interp} not found)')
+    start = time.time()
+    seeds = args.seeds
+    chunks = [seeds[i:i + args.bundle] for i in range(0, len(seeds), args.bundle)]
+    r.log(f'{len(seeds)} programs in {len(chunks)} bundles, {args.jobs} jobs; sides: kitec, '
+          f'kitec -O0' + (', kite-interp' if r.interp else '') + ', model')
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as ex:
+        futs = [ex.submit(r.bundle, c) for c in chunks]
+        for f in concurrent.futures.as_completed(futs):
+            f.result()
+            c = r.counts
+            r.log(f'[{time.time() - start:.0f}s] generated {c["generated"]} compiled {c["compiled"]} '
+                  f'compared {c["compared"]} mismatches {c["mismatches"]}')
+    c = r.counts
+    print(f'difftest: {c["generated"]} generated, {c["compiled"]} compiled, {c["compared"]} compared, '
+          f'{c["mismatches"]} mismatches ({c["compile_failures"]} compile failures, '
+          f'{c["bundle_failures"]} of {c["bundles"]} bundles failed as a whole) in '
+          f'{time.time() - start:.0f} s')
+    for seed, reason, _ in sorted(r.findings):
+        print(f'  seed {seed}: {reason} -> {os.path.join(args.findings, f"seed-{seed}")}')
+    sys.exit(1 if c['mismatches'] else 0)
+
+
+if __name__ == '__main__':
+    main()

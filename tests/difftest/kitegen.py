@@ -1,0 +1,1647 @@
+#!/usr/bin/env python3
+"""Random Kite programs for differential testing of kitec.
+
+`kitegen.py --seed N` prints one program, the same for the same seed. Every
+program is well typed, terminates, is free of data races and so has exactly
+one right output, which the generator knows: it builds each program together
+with a sequential model of it (Python closures next to the Kite text), runs
+the model, and rejects and regenerates programs whose run would touch
+behaviour Kite leaves open (a NaN printed, a double converted out of range,
+a division by zero, too much work). The expected output is written into the
+program as `// expect: ` comment lines.
+
+Programs are built from prefixed names (`p<seed>_...`) so that many can share
+one source file (see difftest.py). Python 3 standard library only.
+"""
+
+import argparse
+import math
+import random
+import struct
+import sys
+
+INT_MIN, INT_MAX = -(1 << 31), (1 << 31) - 1
+LONG_MIN, LONG_MAX = -(1 << 63), (1 << 63) - 1
+
+SCALARS = ('int', 'long', 'double', 'bool')
+
+
+class Reject(Exception):
+    """The model hit behaviour with more than one right output."""
+
+
+class Return(Exception):
+    def __init__(self, value):
+        self.value = value
+
+
+# --------------------------------------------------------------- value model
+
+def w32(x):
+    return ((x + (1 << 31)) & 0xFFFFFFFF) - (1 << 31)
+
+
+def w64(x):
+    return ((x + (1 << 63)) & 0xFFFFFFFFFFFFFFFF) - (1 << 63)
+
+
+def wrap(t, x):
+    return w32(x) if t == 'int' else w64(x)
+
+
+def width(t):
+    return 32 if t == 'int' else 64
+
+
+def cdiv(t, a, b):
+    if b == 0:
+        raise Reject('division by zero')
+    q = abs(a) // abs(b)
+    if (a < 0) != (b < 0):
+        q = -q
+    return wrap(t, q)
+
+
+def cmod(t, a, b):
+    if b == 0:
+        raise Reject('division by zero')
+    r = abs(a) % abs(b)
+    return -r if a < 0 else r
+
+
+def ddiv(a, b):
+    if b == 0.0:
+        if a == 0.0 or a != a:
+            return math.nan
+        neg = (a < 0) != (math.copysign(1.0, b) < 0)
+        return -math.inf if neg else math.inf
+    return a / b
+
+
+# Whether double -> int/long conversions out of range saturate (NaN -> 0);
+# without it programs that convert such values are not generated.
+SATURATING = False
+
+
+def to_int(t, x):
+    """int(x) / long(x): integers wrap; doubles truncate toward zero."""
+    if isinstance(x, float):
+        lo, hi = (INT_MIN, INT_MAX) if t == 'int' else (LONG_MIN, LONG_MAX)
+        if x != x:
+            if SATURATING:
+                return 0
+            raise Reject('NaN converted')
+        if math.isinf(x):
+            if SATURATING:
+                return hi if x > 0 else lo
+            raise Reject('infinity converted')
+        v = int(x)
+        if not lo <= v <= hi:
+            if SATURATING:
+                return max(lo, min(hi, v))
+            raise Reject('double out of range converted')
+        return v
+    return wrap(t, int(x))
+
+
+def fminmax(is_min, a, b):
+    if a != a:
+        return b
+    if b != b:
+        return a
+    if a == 0.0 and b == 0.0 and math.copysign(1, a) != math.copysign(1, b):
+        raise Reject('fmin/fmax of zeros of different sign')
+    return min(a, b) if is_min else max(a, b)
+
+
+def fmt_double(x):
+    """A double as kite-run prints it: fmt's shortest round-trip form."""
+    if x != x:
+        raise Reject('NaN printed')
+    if math.isinf(x):
+        return '-inf' if x < 0 else 'inf'
+    if x == 0.0:
+        return '-0' if math.copysign(1, x) < 0 else '0'
+    r = repr(x)
+    sign = ''
+    if r[0] == '-':
+        sign, r = '-', r[1:]
+    if 'e' in r:
+        mant, e = r.split('e')
+        exp = int(e)
+    else:
+        mant, exp = r, 0
+    if '.' in mant:
+        ip, fp = mant.split('.')
+    else:
+        ip, fp = mant, ''
+    digits = (ip + fp).lstrip('0')
+    # decimal exponent of the first significant digit
+    lead = len(ip.lstrip('0'))
+    if lead:
+        e10 = exp + lead - 1
+    else:
+        e10 = exp - (len(fp) - len(fp.lstrip('0'))) - 1
+    digits = digits.rstrip('0') or '0'
+    n = len(digits)
+    if e10 < -4 or e10 >= 16:
+        s = digits[0] + ('.' + digits[1:] if n > 1 else '')
+        es = '-' if e10 < 0 else '+'
+        return f'{sign}{s}e{es}{abs(e10):02d}'
+    if e10 >= n - 1:
+        return sign + digits + '0' * (e10 - n + 1)
+    if e10 >= 0:
+        return sign + digits[:e10 + 1] + '.' + digits[e10 + 1:]
+    return sign + '0.' + '0' * (-e10 - 1) + digits
+
+
+def fmt_value(t, v):
+    if t == 'bool':
+        return 'true' if v else 'false'
+    if t == 'double':
+        return fmt_double(v)
+    if t in ('int', 'long'):
+        return str(v)
+    if t == 'string':
+        return v
+    if t[0] == 'array':
+        return '[' + ', '.join(fmt_value(t[1], x) for x in v.v) + ']'
+    if t[0] == 'tuple':
+        return '(' + ', '.join(fmt_value(m, x) for m, x in zip(t[1:], v)) + ')'
+    raise AssertionError(t)
+
+
+class Arr:
+    def __init__(self, elems):
+        self.v = elems
+
+
+class Obj:
+    def __init__(self, fields):
+        self.f = fields
+
+
+class Uni:
+    def __init__(self, tag, val):
+        self.tag, self.val = tag, val
+
+
+def zero(t):
+    if t in ('int', 'long'):
+        return 0
+    if t == 'double':
+        return 0.0
+    if t == 'bool':
+        return False
+    return None
+
+
+# --------------------------------------------------------------- types
+
+def tstr(t):
+    if isinstance(t, str):
+        return t
+    if t[0] == 'array':
+        return f'array<{tstr(t[1])}>'
+    if t[0] == 'tuple':
+        return '(' + ', '.join(tstr(m) for m in t[1:]) + ')'
+    if t[0] == 'task':
+        return 'task<' + ', '.join(tstr(m) for m in t[1] + (t[2],)) + '>'
+    if t[0] in ('struct', 'union'):
+        return t[1]
+    raise AssertionError(t)
+
+
+def printable(t):
+    if t in SCALARS:
+        return True
+    return not isinstance(t, str) and t[0] in ('array', 'tuple') and all(
+        m in SCALARS for m in t[1:])
+
+
+# --------------------------------------------------------------- expressions
+
+# C precedence: larger binds tighter.
+PREC = {'*': 10, '/': 10, '%': 10, '+': 9, '-': 9, '<<': 8, '>>': 8, '<': 7, '<=': 7, '>': 7,
+        '>=': 7, '==': 6, '!=': 6, '&': 5, '^': 4, '|': 3, '&&': 2, '||': 1}
+ATOM, UNARY = 12, 11
+
+
+class E:
+    """An expression: its text, its precedence, its model, whether it calls a task."""
+
+    def __init__(self, text, prec, fn, calls=False, lit=None, alt=None):
+        self.text, self.prec, self.fn, self.calls, self.lit = text, prec, fn, calls, lit
+        self.alt = alt            # a long literal's unsuffixed spelling
+
+    def at(self, prec):
+        return self.text if self.prec >= prec else '(' + self.text + ')'
+
+
+def arith(t, op, a, b):
+    if t == 'double':
+        if op == '+':
+            return a + b
+        if op == '-':
+            return a - b
+        if op == '*':
+            return a * b
+        if op == '/':
+            return ddiv(a, b)
+    elif t == 'bool':
+        if op == '&':
+            return a and b
+        if op == '|':
+            return a or b
+        if op == '^':
+            return a != b
+    else:
+        if op == '+':
+            return wrap(t, a + b)
+        if op == '-':
+            return wrap(t, a - b)
+        if op == '*':
+            return wrap(t, a * b)
+        if op == '/':
+            return cdiv(t, a, b)
+        if op == '%':
+            return cmod(t, a, b)
+        if op == '&':
+            return a & b
+        if op == '|':
+            return a | b
+        if op == '^':
+            return a ^ b
+    raise AssertionError((t, op))
+
+
+def shift(t, op, a, b):
+    n = b & (width(t) - 1)
+    return wrap(t, a << n) if op == '<<' else a >> n
+
+
+def compare(op, a, b):
+    return {'<': a < b, '<=': a <= b, '>': a > b, '>=': a >= b, '==': a == b, '!=': a != b}[op]
+
+
+# --------------------------------------------------------------- scopes
+
+class Var:
+    def __init__(self, name, t, mutable=True, alias=None, length=None, kind='local'):
+        self.name, self.t, self.mutable = name, t, mutable
+        self.alias = alias        # (array var name, index key) for a loop element alias
+        self.length = length      # statically known length of an array
+        self.kind = kind
+        self.frozen = False       # an array given to a call: no more writes
+        self.written_in_map = False
+
+
+class Ctx:
+    """Where statements are being generated."""
+
+    def __init__(self, task, ret, depth_var=None, in_map=False, in_anon=False):
+        self.task = task          # the Task being generated
+        self.ret = ret            # its result type (None: returns nothing)
+        self.depth_var = depth_var
+        self.in_map = in_map
+        self.in_anon = in_anon
+        self.no_calls = False
+        self.can_return = False   # a `return` may appear here (task body, not a loop)
+        self.scopes = [{}]
+        self.map_writes = set()   # arrays written by the enclosing map body
+        self.map_reads_forbidden = set()
+        self.map_locals = set()   # variables declared inside the enclosing map body
+        self.loop_arrays = set()  # arrays that an enclosing loop iterates over
+
+    def copy(self, **kw):
+        c = Ctx(self.task, self.ret, self.depth_var, self.in_map, self.in_anon)
+        c.no_calls = self.no_calls
+        c.can_return = self.can_return
+        c.scopes = [dict(s) for s in self.scopes]
+        c.map_writes = set(self.map_writes)
+        c.map_reads_forbidden = set(self.map_reads_forbidden)
+        c.map_locals = set(self.map_locals)
+        c.loop_arrays = set(self.loop_arrays)
+        for k, v in kw.items():
+            setattr(c, k, v)
+        return c
+
+    def vars(self):
+        out = {}
+        for s in self.scopes:
+            out.update(s)
+        return list(out.values())
+
+    def add(self, v):
+        self.scopes[-1][v.name] = v
+
+    def push(self):
+        self.scopes.append({})
+
+    def pop(self):
+        self.scopes.pop()
+
+
+class Task:
+    def __init__(self, name, params, ret, level):
+        self.name, self.params, self.ret, self.level = name, params, ret, level
+        self.fn = None            # the model: fn(args) -> value
+        self.writer = False       # writes its first (array) parameter, returns it
+        self.lines = []
+
+
+class Budget:
+    def __init__(self, n):
+        self.n = n
+
+    def spend(self, k=1):
+        self.n -= k
+        if self.n < 0:
+            raise Reject('too much work')
+
+
+# --------------------------------------------------------------- generator
+
+class Gen:
+    def __init__(self, seed, prefix=None, avoid_known=True):
+        self.r = random.Random(seed)
+        self.seed = seed
+        self.p = prefix if prefix is not None else f'p{seed}_'
+        self.avoid_known = avoid_known
+        self.counter = 0
+        self.budget = Budget(0)
+
+    # -- helpers
+    def fresh(self, base='v'):
+        self.counter += 1
+        return f'{base}{self.counter}'
+
+    def chance(self, p):
+        return self.r.random() < p
+
+    def pick(self, xs):
+        return self.r.choice(xs)
+
+    # -- literals
+    def literal(self, t):
+        r = self.r
+        if t == 'bool':
+            v = r.random() < 0.5
+            return E('true' if v else 'false', ATOM, lambda env, v=v: v, lit=v)
+        if t == 'int':
+            k = r.random()
+            if k < 0.55:
+                v = r.randint(-9, 20)
+                text = str(v)
+            elif k < 0.75:
+                v = r.randint(-100000, 100000)
+                text = str(v)
+            elif k < 0.9:
+                v = r.choice([INT_MAX, INT_MIN, INT_MAX - 1, INT_MIN + 1, 65536, 46341, -46341])
+                text = str(v)
+            else:
+                bits = r.choice([0x7FFFFFFF, 0xFFFFFFFF, 0x80000000, 0xDEADBEEF, 0xFF, 0x10,
+                                 0x55555555, 0xAAAAAAAA])
+                v = w32(bits)
+                text = '0x%X' % bits if r.random() < 0.5 else '0x%x' % bits
+            return E(text, UNARY if text.startswith('-') else ATOM, lambda env, v=v: v, lit=v)
+        if t == 'long':
+            k = r.random()
+            if k < 0.5:
+                v = r.randint(-9, 30)
+                return E(str(v) + 'L', UNARY if v < 0 else ATOM, lambda env, v=v: v, lit=v,
+                         alt=str(v))
+            elif k < 0.7:
+                v = r.randint(-10 ** 12, 10 ** 12)
+                text = str(v) + 'L'
+            elif k < 0.88:
+                v = r.choice([LONG_MAX, LONG_MIN, LONG_MAX - 1, LONG_MIN + 1, 1 << 32,
+                              (1 << 31), 3037000500, INT_MAX, INT_MIN])
+                text = str(v) + 'L'
+                if v == LONG_MIN and self.avoid_known:
+                    # the literal is emitted as is and OpenCL C reads it unsigned
+                    return E('(-9223372036854775807L - 1L)', ATOM, lambda env: LONG_MIN)
+            else:
+                bits = r.choice([0x7FFFFFFFFFFFFFFF, 0xFFFFFFFFFFFFFFFF, 0x8000000000000000,
+                                 0xDEADBEEFCAFEBABE, 0xFFFFFFFF, 0x100000000])
+                if bits == 0x8000000000000000 and self.avoid_known:
+                    bits = 0x8000000000000001  # LONG_MIN is emitted unsigned
+                v = w64(bits)
+                text = '0x%XL' % bits
+            return E(text, UNARY if text.startswith('-') else ATOM, lambda env, v=v: v, lit=v)
+        if t == 'double':
+            k = r.random()
+            if k < 0.5:
+                v = r.choice([0.5, 1.5, 2.0, 3.0, 0.25, 10.0, 0.1, 1e-3, 100.0, 7.75, 0.0])
+            elif k < 0.8:
+                v = round(r.uniform(-1000, 1000), r.randint(0, 4))
+            else:
+                v = r.choice([1e10, 1e15, 1e16, 1e17, 1.5e300, 2.5e-5, 1e-300, 9007199254740993.0,
+                              4294967296.0, 2147483647.0])
+            if r.random() < 0.3:
+                v = -v
+            text = repr(float(v))
+            return E(text, UNARY if text.startswith('-') else ATOM, lambda env, v=float(v): v,
+                     lit=float(v))
+        raise AssertionError(t)
+
+    # -- variables readable here
+    def readable(self, ctx, t):
+        return [v for v in ctx.vars() if v.t == t]
+
+    def read_var(self, v):
+        name = v.name
+        if v.alias:
+            arr, key = v.alias
+            return E(name, ATOM, lambda env, arr=arr, key=key: env[arr].v[env[key]])
+        return E(name, ATOM, lambda env, name=name: env[name])
+
+    def arrays(self, ctx, elem=None, readable=True):
+        out = []
+        for v in ctx.vars():
+            if isinstance(v.t, tuple) and v.t[0] == 'array' and (elem is None or v.t[1] == elem):
+                if readable and v.name in ctx.map_reads_forbidden:
+                    continue
+                out.append(v)
+        return out
+
+    def index_into(self, ctx, a, depth):
+        """An index expression for array variable a that is always in bounds."""
+        n = a.length
+        k = self.r.random()
+        if n and k < 0.35:
+            i = self.r.randint(0, n - 1)
+            return E(str(i), ATOM, lambda env, i=i: i)
+        e = self.expr(ctx, 'int', depth)
+        if n and k < 0.6:
+            return E(f'abs({e.at(PREC["%"])} % {n})', ATOM,
+                     lambda env, f=e.fn, n=n: abs(cmod('int', f(env), n)), e.calls)
+        an = a.name
+        return E(f'abs({e.at(PREC["%"])} % length({an}))', ATOM,
+                 lambda env, f=e.fn, an=an: abs(cmod('int', f(env), len(env[an].v))), e.calls)
+
+    # -- expressions of scalar type t
+    def expr(self, ctx, t, depth=2):
+        self.budget_gen += 1
+        r = self.r
+        if depth <= 0 or self.budget_gen > self.max_gen or r.random() < 0.25:
+            return self.leaf(ctx, t)
+        k = r.random()
+        if t in ('int', 'long'):
+            if k < 0.45:
+                op = self.pick(['+', '-', '*', '/', '%', '&', '|', '^', '<<', '>>', '+', '-', '*'])
+                return self.binary(ctx, t, op, depth)
+            if k < 0.55:
+                op = self.pick(['-', '~'])
+                a = self.expr(ctx, t, depth - 1)
+                if op == '-' and a.lit is not None and a.text.startswith('-') and self.avoid_known:
+                    op = '~'
+                text = op + (a.text if a.prec >= ATOM and not a.text.startswith('-')
+                             else '(' + a.text + ')')
+                lit = None
+                if op == '-':
+                    fn = lambda env, f=a.fn, t=t: wrap(t, -f(env))
+                    if a.lit is not None and text[1:2] != '(':
+                        lit = wrap(t, -a.lit)  # `-5` is one literal to kitec
+                else:
+                    fn = lambda env, f=a.fn: ~f(env)
+                return E(text, UNARY, fn, a.calls, lit=lit)
+            if k < 0.68:
+                src = self.pick([x for x in ('int', 'long', 'double') if x != t])
+                a = self.expr(ctx, src, depth - 1)
+                return E(f'{t}({a.text})', ATOM, lambda env, f=a.fn, t=t: to_int(t, f(env)),
+                         a.calls)
+            if k < 0.76:
+                fnm = self.pick(['abs', 'min', 'max'])
+                a = self.expr(ctx, t, depth - 1)
+                if fnm == 'abs':
+                    return E(f'abs({a.text})', ATOM, lambda env, f=a.fn, t=t: wrap(t, abs(f(env))),
+                             a.calls)
+                b = self.expr(ctx, t, depth - 1, ) if not self.avoid_known else \
+                    self.no_call_expr(ctx, t, depth - 1)
+                m = min if fnm == 'min' else max
+                return E(f'{fnm}({a.text}, {b.text})', ATOM,
+                         lambda env, f=a.fn, g=b.fn, m=m: m(f(env), g(env)), a.calls or b.calls)
+            if k < 0.82 and t == 'int':
+                arrs = self.arrays(ctx)
+                if arrs:
+                    a = self.pick(arrs)
+                    return E(f'length({a.name})', ATOM, lambda env, n=a.name: len(env[n].v))
+            if k < 0.9:
+                c = self.call_expr(ctx, t, depth - 1)
+                if c:
+                    return c
+            return self.leaf(ctx, t)
+        if t == 'double':
+            if k < 0.5:
+                return self.binary(ctx, t, self.pick(['+', '-', '*', '/']), depth)
+            if k < 0.58:
+                a = self.expr(ctx, t, depth - 1)
+                if a.lit is not None and a.text.startswith('-') and self.avoid_known:
+                    a = E(f'({a.text} * 1.0)', ATOM, a.fn)
+                text = '-' + (a.text if a.prec >= ATOM and not a.text.startswith('-')
+                              else '(' + a.text + ')')
+                # `-5.0` is one literal to kitec: remember it as one
+                return E(text, UNARY, lambda env, f=a.fn: -f(env), a.calls,
+                         lit=(-a.lit if a.lit is not None and text[1:2] != '(' else None))
+            if k < 0.72:
+                src = self.pick(['int', 'long'])
+                a = self.expr(ctx, src, depth - 1)
+                return E(f'double({a.text})', ATOM, lambda env, f=a.fn: float(f(env)), a.calls)
+            if k < 0.82:
+                fnm = self.pick(['sqrt', 'abs', 'min', 'max'])
+                a = self.expr(ctx, t, depth - 1)
+                if fnm == 'sqrt':
+                    return E(f'sqrt(abs({a.text}))', ATOM,
+                             lambda env, f=a.fn: math.sqrt(abs(f(env))), a.calls)
+                if fnm == 'abs':
+                    return E(f'abs({a.text})', ATOM, lambda env, f=a.fn: abs(f(env)), a.calls)
+                b = self.no_call_expr(ctx, t, depth - 1) if self.avoid_known else \
+                    self.expr(ctx, t, depth - 1)
+                is_min = fnm == 'min'
+                return E(f'{fnm}({a.text}, {b.text})', ATOM,
+                         lambda env, f=a.fn, g=b.fn, m=is_min: fminmax(m, f(env), g(env)),
+                         a.calls or b.calls)
+            if k < 0.9:
+                c = self.call_expr(ctx, t, depth - 1)
+                if c:
+                    return c
+            return self.leaf(ctx, t)
+        # bool
+        if k < 0.5:
+            st = self.pick(['int', 'long', 'double', 'int', 'bool'])
+            op = self.pick(['<', '<=', '>', '>=', '==', '!='] if st != 'bool' else ['==', '!='])
+            a = self.expr(ctx, st, depth - 1)
+            b = self.expr(ctx, st, depth - 1)
+            a, b = self.unsuffix(a, b)
+            p = PREC[op]
+            text = f'{a.at(p + 1 if st == "bool" else p + 1)} {op} {b.at(p + 1)}'
+            return E(text, p, lambda env, f=a.fn, g=b.fn, op=op: compare(op, f(env), g(env)),
+                     a.calls or b.calls)
+        if k < 0.7:
+            op = self.pick(['&&', '||'])
+            a = self.expr(ctx, 'bool', depth - 1)
+            b = self.expr(ctx, 'bool', depth - 1)
+            p = PREC[op]
+            if op == '&&':
+                fn = lambda env, f=a.fn, g=b.fn: f(env) and g(env)
+            else:
+                fn = lambda env, f=a.fn, g=b.fn: f(env) or g(env)
+            return E(f'{a.at(p)} {op} {b.at(p + 1)}', p, fn, a.calls or b.calls)
+        if k < 0.8:
+            a = self.expr(ctx, 'bool', depth - 1)
+            return E('!' + a.at(ATOM), UNARY, lambda env, f=a.fn: not f(env), a.calls)
+        if k < 0.88:
+            return self.binary(ctx, 'bool', self.pick(['&', '|', '^']), depth)
+        if k < 0.94:
+            c = self.call_expr(ctx, 'bool', depth - 1)
+            if c:
+                return c
+        return self.leaf(ctx, t)
+
+    def no_call_expr(self, ctx, t, depth):
+        saved = ctx.no_calls
+        ctx.no_calls = True
+        try:
+            return self.expr(ctx, t, depth)
+        finally:
+            ctx.no_calls = saved
+
+    def binary(self, ctx, t, op, depth):
+        r = self.r
+        if op in ('<<', '>>'):
+            a = self.expr(ctx, t, depth - 1)
+            ct = self.pick([t, t, 'int', 'long'])
+            if r.random() < 0.6:
+                n = r.choice([0, 1, 3, 7, 15, 31, 32, 33, 63, 64, 65, -1])
+                b = E(str(n) + ('L' if ct == 'long' and r.random() < 0.5 else ''),
+                      UNARY if n < 0 else ATOM, lambda env, n=n: n, lit=n)
+            else:
+                b = self.expr(ctx, ct, depth - 1)
+            p = PREC[op]
+            return E(f'{a.at(p)} {op} {b.at(p + 1)}', p,
+                     lambda env, f=a.fn, g=b.fn, op=op, t=t: shift(t, op, f(env), g(env)),
+                     a.calls or b.calls)
+        a = self.expr(ctx, t, depth - 1)
+        b = self.expr(ctx, t, depth - 1)
+        if op in ('/', '%') and t != 'double':
+            g = r.random()
+            if g < 0.4:
+                b = E(f'({b.at(PREC["|"])} | 1)', ATOM, lambda env, f=b.fn: f(env) | 1, b.calls)
+            elif g < 0.7:
+                b = E(f'(({b.at(PREC["&"])} & 7) + 1)', ATOM, lambda env, f=b.fn: (f(env) & 7) + 1, b.calls)
+            elif g < 0.8:
+                b = self.pick([E('-1', UNARY, lambda env: -1, lit=-1),
+                               E('(-1)', ATOM, lambda env: -1, lit=-1)])
+        a, b = self.unsuffix(a, b)
+        p = PREC[op]
+        return E(f'{a.at(p)} {op} {b.at(p + 1)}', p,
+                 lambda env, f=a.fn, g=b.fn, op=op, t=t: arith(t, op, f(env), g(env)),
+                 a.calls or b.calls)
+
+    def unsuffix(self, a, b):
+        """A long literal next to a long operand that is not a literal may be
+        written without its L: it adapts to the other operand."""
+        if a.alt and b.lit is None and self.chance(0.5):
+            a = E(a.alt, a.prec, a.fn, a.calls, a.lit)
+        elif b.alt and a.lit is None and self.chance(0.5):
+            b = E(b.alt, b.prec, b.fn, b.calls, b.lit)
+        return a, b
+
+    def leaf(self, ctx, t):
+        r = self.r
+        opts = []
+        vs = self.readable(ctx, t)
+        if vs:
+            opts += ['var'] * 6
+        arrs = [a for a in self.arrays(ctx, t) if a.length]
+        if arrs:
+            opts += ['elem'] * 2
+        structs = [v for v in ctx.vars() if not isinstance(v.t, str) and v.t[0] == 'struct'
+                   and any(ft == t for _, ft in self.structs[v.t[1]])]
+        if structs:
+            opts += ['field']
+        tuples = [v for v in ctx.vars() if not isinstance(v.t, str) and v.t[0] == 'tuple'
+                  and t in v.t[1:]]
+        if tuples:
+            opts += ['member']
+        if t == 'int' and self.consts:
+            opts += ['const']
+        opts += ['lit'] * 3
+        k = self.pick(opts)
+        if k == 'var':
+            return self.read_var(self.pick(vs))
+        if k == 'elem':
+            a = self.pick(arrs)
+            idx = self.index_into(ctx, a, 1)
+            an = a.name
+            return E(f'{an}[{idx.text}]', ATOM,
+                     lambda env, an=an, f=idx.fn: env[an].v[f(env)], idx.calls)
+        if k == 'field':
+            s = self.pick(structs)
+            fname = self.pick([fn for fn, ft in self.structs[s.t[1]] if ft == t])
+            return E(f'{s.name}.{fname}', ATOM,
+                     lambda env, n=s.name, fl=fname: env[n].f[fl])
+        if k == 'member':
+            v = self.pick(tuples)
+            idxs = [i for i, m in enumerate(v.t[1:]) if m == t]
+            i = self.pick(idxs)
+            return E(f'{v.name}.{i}', ATOM, lambda env, n=v.name, i=i: env[n][i])
+        if k == 'const':
+            name, val = self.pick(self.consts)
+            return E(name, ATOM, lambda env, v=val: v)
+        return self.literal(t)
+
+    # -- calls of tasks whose result has type t
+    def call_args(self, ctx, task, depth):
+        args = []
+        for pname, pt in task.params:
+            if pname == 'd':
+                dv = ctx.depth_var
+                if dv:
+                    form = self.pick(['-1', '-1', '-2', '/2'])
+                    if form == '/2':
+                        args.append(E(f'{dv} / 2', PREC['/'],
+                                      lambda env, dv=dv: cdiv('int', env[dv], 2)))
+                    else:
+                        k = int(form)
+                        args.append(E(f'{dv} - {-k}', PREC['-'],
+                                      lambda env, dv=dv, k=k: env[dv] + k))
+                else:
+                    k = self.r.randint(0, self.max_depth)
+                    args.append(E(str(k), ATOM, lambda env, k=k: k))
+            elif pt in SCALARS:
+                args.append(self.expr(ctx, pt, min(depth, 2)))
+            elif pt[0] == 'array':
+                cands = [a for a in self.arrays(ctx, pt[1])]
+                if not cands:
+                    return None
+                a = self.pick(cands)
+                if not ctx.in_map:
+                    a.frozen = True
+                args.append(self.read_var(a))
+            elif pt[0] == 'task':
+                f = self.task_value(ctx, pt)
+                if not f:
+                    return None
+                args.append(f)
+            else:
+                return None
+        return args
+
+    def call_expr(self, ctx, t, depth):
+        if ctx.no_calls:
+            return None
+        cands = [tk for tk in self.tasks if tk.ret == t and not tk.writer
+                 and (tk.level < ctx.task.level or (tk is ctx.task and ctx.depth_var))]
+        if not cands:
+            return None
+        tk = self.pick(cands)
+        if tk is ctx.task and ctx.in_anon:
+            return None
+        args = self.call_args(ctx, tk, depth)
+        if args is None:
+            return None
+        fns = [a.fn for a in args]
+        budget = self.budget
+        call = tk
+
+        def fn(env, fns=fns, call=call):
+            budget.spend(1)
+            return call.fn([f(env) for f in fns])
+        return E(f'{tk.name}(' + ', '.join(a.text for a in args) + ')', ATOM, fn, True)
+
+    def task_value(self, ctx, tt):
+        """An expression of task type tt: a named task or an anonymous one."""
+        params, ret = tt[1], tt[2]
+        named = [tk for tk in self.helpers if tuple(pt for _, pt in tk.params) == params
+                 and tk.ret == ret]
+        vs = [v for v in ctx.vars() if v.t == tt]
+        k = self.r.random()
+        if vs and k < 0.3:
+            return self.read_var(self.pick(vs))
+        if named and k < 0.55:
+            tk = self.pick(named)
+            return E(tk.name, ATOM, lambda env, tk=tk: tk.fn_value)
+        return self.anon_task(ctx, params, ret)
+
+    def anon_task(self, ctx, params, ret):
+        """task (x: int, ...): r { ... } capturing the scalars around it."""
+        inner = ctx.copy(in_map=False, in_anon=True, depth_var=None, can_return=False)
+        inner.map_writes = set()
+        # Capture scalars and task values only (heap values would be shared).
+        for s in inner.scopes:
+            for name in list(s):
+                v = s[name]
+                if not (v.t in SCALARS or (not isinstance(v.t, str) and v.t[0] == 'task')):
+                    del s[name]
+                elif v.alias:
+                    del s[name]
+        inner.push()
+        names = []
+        for pt in params:
+            n = self.fresh('a')
+            names.append(n)
+            inner.add(Var(n, pt, mutable=False, kind='param'))
+        saved_task = ctx.task
+        body, retfn = self.block_with_return(inner, ret, 1)
+        text = ('task (' + ', '.join(f'{n}: {tstr(pt)}' for n, pt in zip(names, params)) + ')'
+                + f': {tstr(ret)} {{ ' + ' '.join(body) + ' }')
+        budget = self.budget
+
+        def make(env, names=names, retfn=retfn):
+            captured = dict(env)
+
+            def call(args):
+                budget.spend(1)
+                e = dict(captured)
+                for n, a in zip(names, args):
+                    e[n] = a
+                return retfn(e)
+            return call
+        return E(text, ATOM, make)
+
+    def block_with_return(self, ctx, ret, nstmts):
+        """A few statements then `return e;` (for anonymous tasks)."""
+        lines, fns = [], []
+        for _ in range(self.r.randint(0, nstmts)):
+            s = self.simple_decl(ctx)
+            if s:
+                lines += s[0]
+                fns.append(s[1])
+        e = self.expr(ctx, ret, 2)
+        lines.append(f'return {e.text};')
+
+        def run(env, fns=fns, f=e.fn):
+            for g in fns:
+                g(env)
+            return f(env)
+        return lines, run
+
+    # -- statements: each returns (lines, fn(env)) or None
+    def nested_array(self, ctx):
+        """A local array filled by a loop inside a loop body."""
+        if self.r.random() < 0.5:
+            return None
+        return self.new_array(ctx, nested=True)
+
+    def simple_decl(self, ctx):
+        t = self.pick(SCALARS)
+        e = self.expr(ctx, t, 2)
+        n = self.fresh()
+        ctx.add(Var(n, t))
+        if ctx.in_map:
+            ctx.map_locals.add(n)
+        if self.chance(0.3):
+            text = f'{n}: {tstr(t)} = {e.text};'
+        else:
+            text = f'{n} = {e.text};'
+        return [text], (lambda env, n=n, f=e.fn: env.__setitem__(n, f(env)))
+
+    def assign_scalar(self, ctx):
+        cands = [v for v in ctx.vars() if v.kind == 'local' and v.mutable and v.t in SCALARS
+                 and not v.alias and (not ctx.in_map or v.name in ctx.map_locals)]
+        if not cands:
+            return None
+        v = self.pick(cands)
+        e = self.expr(ctx, v.t, 2)
+        return [f'{v.name} <- {e.text};'], (lambda env, n=v.name, f=e.fn: env.__setitem__(n, f(env)))
+
+    def assign_elem(self, ctx):
+        if ctx.in_map:
+            return None
+        cands = [a for a in self.arrays(ctx) if a.length and not a.frozen
+                 and a.t[1] in SCALARS and a.kind == 'local']
+        if not cands:
+            return None
+        a = self.pick(cands)
+        idx = self.index_into(ctx, a, 2)
+        e = self.expr(ctx, a.t[1], 2)
+
+        def fn(env, an=a.name, fi=idx.fn, fe=e.fn):
+            i = fi(env)
+            v = fe(env)
+            env[an].v[i] = v
+        return [f'{a.name}[{idx.text}] <- {e.text};'], fn
+
+    def new_array(self, ctx, elem=None, nested=False):
+        elem = elem or self.pick(['int', 'int', 'long', 'double', 'bool'])
+        n = self.r.randint(1, 12)
+        name = self.fresh('arr')
+        v = Var(name, ('array', elem), length=n)
+        lines = [f'{name} = new<{elem}>({n});']
+        fns = [lambda env, name=name, n=n, elem=elem: env.__setitem__(name, Arr([zero(elem)] * n))]
+        # fill it with a map (each iteration writes its own element)
+        idx = self.fresh('i')
+        al = self.fresh('x')
+        body_ctx = ctx.copy(in_map=True)
+        body_ctx.map_locals = set()
+        body_ctx.map_reads_forbidden = ctx.map_reads_forbidden | {name}
+        body_ctx.push()
+        body_ctx.add(Var(idx, 'int', mutable=False, kind='index'))
+        loop = self.pick(['map', 'map', 'for'])
+        if nested and ctx.in_map and self.avoid_known:
+            loop = 'for'  # a map in a map reads the outer loop's variable wrongly
+        e = self.expr(body_ctx, elem, 2)
+        if self.chance(0.5):
+            lines.append(f'{loop} ({al} = {name}[{idx}]) {{ {al} <- {e.text}; }}')
+        else:
+            lines.append(f'{loop} ({al} = [0, {n - 1}]) {{ {name}[{al}] <- {e.text}; }}')
+            # the range element is the index
+            e_fn = e.fn
+
+            def run_range(env, name=name, al=al, idx=idx, f=e_fn, n=n):
+                for i in range(n):
+                    env[idx] = i
+                    env[al] = i
+                    env[name].v[i] = f(env)
+            lines[-1] = lines[-1].replace(f'{idx}', al) if False else lines[-1]
+            # the body reads idx: bind it too (same value as the element)
+            fns.append(run_range)
+            ctx.add(v)
+            return self.fix_range_idx(lines, idx, al), self.seq(fns)
+
+        def run(env, name=name, idx=idx, f=e.fn, n=n):
+            for i in range(n):
+                self.budget.spend()
+                env[idx] = i
+                env[name].v[i] = f(env)
+        fns.append(run)
+        ctx.add(v)
+        return lines, self.seq(fns)
+
+    def fix_range_idx(self, lines, idx, al):
+        # In the range form the body's index variable is the range element.
+        import re
+        lines[-1] = re.sub(r'\b%s\b' % idx, al, lines[-1])
+        return lines
+
+    def seq(self, fns):
+        def run(env, fns=fns):
+            for f in fns:
+                f(env)
+        return run
+
+    def for_range(self, ctx):
+        """for (k = [lo, hi]) { acc <- acc op f(k); ... } over a bounded range."""
+        accs = [v for v in ctx.vars() if v.kind == 'local' and v.mutable and v.t in SCALARS
+                and not v.alias and (not ctx.in_map or v.name in ctx.map_locals)]
+        if not accs:
+            return None
+        lo = self.r.randint(-3, 3)
+        hi = lo + self.r.randint(-1, 9)
+        k = self.fresh('k')
+        inner = ctx.copy()
+        inner.push()
+        inner.add(Var(k, 'int', mutable=False, kind='index'))
+        body_lines, body_fns = [], []
+        for _ in range(self.r.randint(1, 3)):
+            acc = self.pick(accs)
+            e = self.expr(inner, acc.t, 2)
+            body_lines.append(f'{acc.name} <- {e.text};')
+            body_fns.append(lambda env, n=acc.name, f=e.fn: env.__setitem__(n, f(env)))
+        if self.chance(0.3):
+            cond = self.expr(inner, 'bool', 2)
+            body_lines = [f'if ({cond.text}) {{ ' + ' '.join(body_lines) + ' }']
+            inner_fns = body_fns
+            body_fns = [lambda env, c=cond.fn, fs=inner_fns: [f(env) for f in fs] if c(env) else None]
+        rng = self.r.random()
+        if rng < 0.7 or not self.arrays(ctx):
+            coll = f'[{lo}, {hi}]'
+            head = f'for ({k} = {coll})'
+            seqfn = lambda env, lo=lo, hi=hi: list(range(lo, hi + 1))
+        else:
+            a = self.pick(self.arrays(ctx))
+            head = f'for ({k} = [0, length({a.name}) - 1])'
+            seqfn = lambda env, n=a.name: list(range(len(env[n].v)))
+
+        def run(env, seqfn=seqfn, k=k, fns=body_fns):
+            for v in seqfn(env):
+                self.budget.spend()
+                env[k] = v
+                for f in fns:
+                    f(env)
+        return [head + ' { ' + ' '.join(body_lines) + ' }'], run
+
+    def for_array(self, ctx):
+        """for / map over an array with element alias and index."""
+        cands = [a for a in self.arrays(ctx) if a.t[1] in ('int', 'long', 'double')
+                 and a.length]
+        if not cands:
+            return None
+        a = self.pick(cands)
+        x, i = self.fresh('x'), self.fresh('i')
+        et = a.t[1]
+        if ctx.in_map or a.frozen or a.kind != 'local' or a.name in ctx.loop_arrays or \
+                self.chance(0.5):
+            # read-only for: sum into an accumulator
+            accs = [v for v in ctx.vars() if v.kind == 'local' and v.mutable and v.t == et
+                    and not v.alias and (not ctx.in_map or v.name in ctx.map_locals)]
+            if not accs:
+                return None
+            acc = self.pick(accs)
+            inner = ctx.copy()
+            inner.loop_arrays.add(a.name)
+            inner.push()
+            inner.add(Var(x, et, mutable=False, alias=(a.name, i), kind='alias'))
+            inner.add(Var(i, 'int', mutable=False, kind='index'))
+            e = self.expr(inner, et, 2)
+            op = self.pick(['+', '-', '*'] + (['^', '|'] if et != 'double' else []))
+            p = PREC[op]
+            text = f'for ({x} = {a.name}[{i}]) {{ {acc.name} <- {acc.name} {op} {e.at(p + 1)}; }}'
+
+            def run(env, an=a.name, i=i, acc=acc.name, f=e.fn, op=op, et=et):
+                arr = env[an]
+                for j in range(len(arr.v)):
+                    self.budget.spend()
+                    env[i] = j
+                    env[acc] = arith(et, op, env[acc], f(env))
+            return [text], run
+        # element-writing map or for: each iteration writes only its own element
+        loop = self.pick(['map', 'for'])
+        inner = ctx.copy(in_map=(loop == 'map') or ctx.in_map, can_return=False)
+        inner.push()
+        inner.loop_arrays.add(a.name)
+        if loop == 'map':
+            inner.map_locals = set()
+        if loop == 'map':
+            inner.map_reads_forbidden = ctx.map_reads_forbidden | {a.name}
+        inner.add(Var(x, et, mutable=True, alias=(a.name, i), kind='alias'))
+        inner.add(Var(i, 'int', mutable=False, kind='index'))
+        lines, fns = [], []
+        for _ in range(self.r.randint(0, 3)):
+            # loops nested in the body read the outer index and element
+            f = self.pick([self.simple_decl, self.simple_decl, self.for_range,
+                           self.nested_array])
+            s = f(inner)
+            if s:
+                lines += s[0]
+                fns.append(s[1])
+        e = self.expr(inner, et, 2)
+        lines.append(f'{x} <- {e.text};')
+
+        def body(env, an=a.name, i=i, f=e.fn, fns=fns):
+            for g in fns:
+                g(env)
+            env[an].v[env[i]] = f(env)
+        text = f'{loop} ({x} = {a.name}[{i}]) {{ ' + ' '.join(lines) + ' }'
+
+        def run(env, an=a.name, i=i, body=body):
+            for j in range(len(env[an].v)):
+                self.budget.spend()
+                env[i] = j
+                body(env)
+        return [text], run
+
+    def if_stmt(self, ctx, depth):
+        cond = self.expr(ctx, 'bool', 2)
+        a_lines, a_fn = self.block(ctx, depth - 1, self.r.randint(1, 3))
+        if self.chance(0.6):
+            b_lines, b_fn = self.block(ctx, depth - 1, self.r.randint(1, 3))
+            text = [f'if ({cond.text}) {{'] + ['  ' + l for l in a_lines] + ['} else {'] + \
+                   ['  ' + l for l in b_lines] + ['}']
+        else:
+            b_fn = lambda env: None
+            text = [f'if ({cond.text}) {{'] + ['  ' + l for l in a_lines] + ['}']
+
+        def run(env, c=cond.fn, a=a_fn, b=b_fn):
+            if c(env):
+                a(env)
+            else:
+                b(env)
+        return text, run
+
+    def block(self, ctx, depth, n):
+        ctx.push()
+        lines, fns = [], []
+        for _ in range(n):
+            s = self.stmt(ctx, depth)
+            if s:
+                lines += s[0]
+                fns.append(s[1])
+        ctx.pop()
+        return lines, self.seq(fns)
+
+    def struct_stmt(self, ctx):
+        if not self.structs:
+            return None
+        sname = self.pick(list(self.structs))
+        fields = self.structs[sname]
+        n = self.fresh('s')
+        given = [(fn, ft) for fn, ft in fields if self.chance(0.8)]
+        inits = [(fn, self.expr(ctx, ft, 2)) for fn, ft in given]
+        text = f'{n} = {sname}{{ ' + ', '.join(f'{fn} = {e.text}' for fn, e in inits) + ' };'
+        ctx.add(Var(n, ('struct', sname), mutable=False))
+
+        def run(env, n=n, inits=inits, fields=fields):
+            vals = {fn: zero(ft) for fn, ft in fields}
+            for fn, e in inits:
+                vals[fn] = e.fn(env)
+            env[n] = Obj(vals)
+        return [text], run
+
+    def field_assign(self, ctx):
+        if ctx.in_map:
+            return None
+        cands = [v for v in ctx.vars() if not isinstance(v.t, str) and v.t[0] == 'struct'
+                 and v.kind == 'local' and not v.frozen]
+        if not cands:
+            return None
+        s = self.pick(cands)
+        fname, ft = self.pick(self.structs[s.t[1]])
+        e = self.expr(ctx, ft, 2)
+        return [f'{s.name}.{fname} <- {e.text};'], \
+            (lambda env, n=s.name, fl=fname, f=e.fn: env[n].f.__setitem__(fl, f(env)))
+
+    def union_stmt(self, ctx):
+        if not self.unions:
+            return None
+        uname = self.pick(list(self.unions))
+        fields = self.unions[uname]
+        accs = [v for v in ctx.vars() if v.kind == 'local' and v.mutable and v.t in SCALARS
+                and not v.alias and (not ctx.in_map or v.name in ctx.map_locals)]
+        if not accs:
+            return None
+        u = self.fresh('u')
+        lines = []
+        # build the union: one variant chosen by a condition
+        cond = self.expr(ctx, 'bool', 2)
+        f1, t1 = self.pick(fields)
+        f2, t2 = self.pick(fields)
+        e1 = self.expr(ctx, t1, 2)
+        e2 = self.expr(ctx, t2, 2)
+        lines.append(f'{u}: {uname};')
+        lines.append(f'if ({cond.text}) {{ {u} <- {uname}{{ {f1} = {e1.text} }}; }} '
+                     f'else {{ {u} <- {uname}{{ {f2} = {e2.text} }}; }}')
+        # case over it
+        branches = []
+        covered = [fn for fn, _ in fields if self.chance(0.7)]
+        use_default = len(covered) < len(fields)
+        case_lines = [f'case ({u}) {{']
+        for fn, ft in fields:
+            if fn not in covered:
+                continue
+            b = self.fresh('b')
+            inner = ctx.copy()
+            inner.push()
+            inner.add(Var(b, ft, mutable=False, kind='index'))
+            acc = self.pick(accs)
+            e = self.expr(inner, acc.t, 2)
+            case_lines.append(f'  {fn} {b}: {acc.name} <- {e.text};')
+            branches.append((fn, b, acc.name, e.fn))
+        dfn = None
+        if use_default:
+            acc = self.pick(accs)
+            e = self.expr(ctx, acc.t, 2)
+            case_lines.append(f'  default: {acc.name} <- {e.text};')
+            dfn = (acc.name, e.fn)
+        case_lines.append('}')
+
+        def run(env, u=u, c=cond.fn, f1=f1, f2=f2, e1=e1.fn, e2=e2.fn, branches=branches, dfn=dfn):
+            env[u] = Uni(f1, e1(env)) if c(env) else Uni(f2, e2(env))
+            val = env[u]
+            for fn, b, acc, f in branches:
+                if fn == val.tag:
+                    env[b] = val.val
+                    env[acc] = f(env)
+                    return
+            if dfn:
+                env[dfn[0]] = dfn[1](env)
+        return lines + case_lines, run
+
+    def tuple_stmt(self, ctx):
+        n = self.fresh('t')
+        ts = tuple(self.pick(SCALARS) for _ in range(self.r.randint(2, 3)))
+        es = [self.expr(ctx, t, 2) for t in ts]
+        ctx.add(Var(n, ('tuple',) + ts, mutable=False))
+        return [f'{n} = (' + ', '.join(e.text for e in es) + ');'], \
+            (lambda env, n=n, fs=[e.fn for e in es]: env.__setitem__(n, tuple(f(env) for f in fs)))
+
+    def parallel_calls(self, ctx):
+        """Several independent calls whose results are combined."""
+        t = self.pick(['int', 'long', 'double', 'int'])
+        calls = []
+        for _ in range(self.r.randint(2, 4)):
+            c = self.call_expr(ctx, t, 2)
+            if c:
+                calls.append(c)
+        if not calls:
+            return None
+        names = [self.fresh('r') for _ in calls]
+        lines = [f'{n} = {c.text};' for n, c in zip(names, calls)]
+        fns = [(lambda env, n=n, f=c.fn: env.__setitem__(n, f(env))) for n, c in zip(names, calls)]
+        for n in names:
+            ctx.add(Var(n, t))
+        return lines, self.seq(fns)
+
+    def future_stmt(self, ctx):
+        t = self.pick(['int', 'long', 'double', 'bool'])
+        e = self.expr(ctx, t, 2)
+        n = self.fresh('fu')
+        ctx.add(Var(n, t, mutable=False))
+        if self.chance(0.5):
+            text = f'{n}: future<{t}> = task {e.at(ATOM)};'
+        else:
+            text = f'{n} = task {e.at(ATOM)};'
+        return [text], (lambda env, n=n, f=e.fn: env.__setitem__(n, f(env)))
+
+    def task_value_stmt(self, ctx):
+        params = tuple(self.pick(['int', 'long', 'double']) for _ in range(self.r.randint(1, 2)))
+        ret = self.pick(['int', 'long', 'double', 'bool'])
+        tt = ('task', params, ret)
+        f = self.task_value(ctx, tt)
+        n = self.fresh('fn')
+        lines = [f'{n}: {tstr(tt)} = {f.text};' if self.chance(0.4) else f'{n} = {f.text};']
+        fns = [lambda env, n=n, g=f.fn: env.__setitem__(n, g(env))]
+        ctx.add(Var(n, tt, mutable=False))
+        # call it, maybe through an array of task values
+        r = self.fresh('r')
+        args = [self.expr(ctx, pt, 2) for pt in params]
+        if self.chance(0.4) and not ctx.in_map:
+            arr = self.fresh('fs')
+            g = self.task_value(ctx, tt)
+            lines.append(f'{arr} = new<{tstr(tt)}>(2);')
+            lines.append(f'{arr}[0] <- {n};')
+            lines.append(f'{arr}[1] <- {g.text};')
+            j = self.r.randint(0, 1)
+            lines.append(f'{r} = {arr}[{j}](' + ', '.join(a.text for a in args) + ');')
+
+            def run(env, n=n, arr=arr, g=g.fn, j=j, r=r, args=[a.fn for a in args]):
+                env[arr] = Arr([env[n], g(env)])
+                env[r] = env[arr].v[j]([a(env) for a in args])
+            fns.append(run)
+        else:
+            lines.append(f'{r} = {n}(' + ', '.join(a.text for a in args) + ');')
+            fns.append(lambda env, n=n, r=r, args=[a.fn for a in args]:
+                       env.__setitem__(r, env[n]([a(env) for a in args])))
+        ctx.add(Var(r, ret))
+        return lines, self.seq(fns)
+
+    def prelude_stmt(self, ctx):
+        elem = self.pick(['int', 'long', 'double'])
+        cands = [a for a in self.arrays(ctx, elem) if a.length]
+        if not cands or ctx.in_map:
+            return None
+        a = self.pick(cands)
+        r = self.fresh('r')
+        kind = self.pick(['reduce', 'reduce', 'scan', 'map', 'fill'])
+        if kind == 'fill':
+            v = self.expr(ctx, elem, 2)
+            n = self.r.randint(0, 10)
+            text = f'{r} = fill_{elem}(new<{elem}>({n}), {v.text});'
+
+            def run(env, r=r, n=n, f=v.fn):
+                env[r] = Arr([f(env)] * n)
+            ctx.add(Var(r, ('array', elem), mutable=False, length=n or None))
+            return [text], run
+        a.frozen = True  # the prelude's tasks read it in parallel
+        if kind == 'map':
+            f = self.anon_task(ctx, (elem,), elem) if self.chance(0.7) else None
+            if f is None:
+                return None
+            text = f'{r} = map_{elem}({a.name}, {f.text});'
+
+            def run(env, a=a.name, r=r, g=f.fn):
+                fn = g(env)
+                env[r] = Arr([fn([x]) for x in env[a].v])
+            ctx.add(Var(r, ('array', elem), mutable=False, length=a.length))
+            return [text], run
+        # associative operators with their identities
+        if elem == 'double':
+            ops = [('+', 0.0, '0.0'), ('max', -math.inf, '-1e300'), ('min', math.inf, '1e300')]
+            op, ident, itext = self.pick(ops)
+            if op != '+':
+                ident = -1e300 if op == 'max' else 1e300
+        else:
+            sfx = 'L' if elem == 'long' else ''
+            lo = LONG_MIN if elem == 'long' else INT_MIN
+            hi = LONG_MAX if elem == 'long' else INT_MAX
+            ops = [('+', 0, '0' + sfx), ('*', 1, '1' + sfx), ('^', 0, '0' + sfx),
+                   ('|', 0, '0' + sfx), ('&', -1, '-1' + sfx), ('max', lo, str(lo) + sfx if elem == 'int' or not self.avoid_known
+                                         else '(-9223372036854775807L - 1L)'),
+                   ('min', hi, str(hi) + sfx)]
+            op, ident, itext = self.pick(ops)
+        x, y = self.fresh('a'), self.fresh('a')
+        body = f'{op}({x}, {y})' if op in ('min', 'max') else f'{x} {op} {y}'
+        ftext = f'task ({x}: {elem}, {y}: {elem}): {elem} {{ return {body}; }}'
+
+        def comb(u, v, op=op, elem=elem):
+            if op == 'min':
+                return fminmax(True, u, v) if elem == 'double' else min(u, v)
+            if op == 'max':
+                return fminmax(False, u, v) if elem == 'double' else max(u, v)
+            return arith(elem, op, u, v)
+        if kind == 'reduce':
+            text = f'{r} = reduce_{elem}({a.name}, {ftext}, {itext});'
+
+            def run(env, a=a.name, r=r, ident=ident, comb=comb):
+                acc = ident
+                for v in env[a].v:
+                    self.budget.spend()
+                    acc = comb(acc, v)
+                env[r] = acc
+            ctx.add(Var(r, elem))
+        else:
+            text = f'{r} = scan_{elem}({a.name}, {ftext}, {itext});'
+
+            def run(env, a=a.name, r=r, ident=ident, comb=comb):
+                acc = ident
+                out = []
+                for v in env[a].v:
+                    acc = comb(acc, v)
+                    out.append(acc)
+                env[r] = Arr(out)
+            ctx.add(Var(r, ('array', elem), mutable=False, length=a.length))
+        return [text], run
+
+    def writer_then(self, ctx):
+        """{ w(a); w(b); } then { r = ...a...b...; }: calls that write arrays."""
+        if ctx.in_map or not self.writers:
+            return None
+        cands = [a for a in self.arrays(ctx, 'int') if not a.frozen and a.kind == 'local'
+                 and a.length]
+        if not cands:
+            return None
+        chosen = self.r.sample(cands, min(len(cands), self.r.randint(1, 2)))
+        lines, fns = [], []
+        for a in chosen:
+            w = self.pick(self.writers)
+            k = self.expr(ctx, 'int', 2)
+            lines.append(f'{w.name}({a.name}, {k.text});')
+            fns.append(lambda env, w=w, a=a.name, k=k.fn: w.fn([env[a], k(env)]))
+        r = self.fresh('r')
+        parts = []
+        for a in chosen:
+            a.frozen = True
+            parts.append(f'{a.name}[{self.r.randint(0, a.length - 1)}]')
+        idxs = [int(p.split('[')[1][:-1]) for p in parts]
+        text = '{ ' + ' '.join(lines) + ' } then ' + f'{r} = ' + ' + '.join(parts) + ';'
+
+        def run(env, fns=fns, r=r, names=[a.name for a in chosen], idxs=idxs):
+            for f in fns:
+                f(env)
+            s = 0
+            for n, i in zip(names, idxs):
+                s = w32(s + env[n].v[i])
+            env[r] = s
+        ctx.add(Var(r, 'int'))
+        # the arrays may still be read by nothing after this statement
+        for a in chosen:
+            for s in ctx.scopes:
+                s.pop(a.name, None)
+        return [text], run
+
+    def early_return(self, ctx):
+        """if (c) { return e; } in the middle of a task body."""
+        if not ctx.can_return or ctx.ret is None:
+            return None
+        cond = self.expr(ctx, 'bool', 2)
+        e = self.ret_expr(ctx, ctx.ret, False)
+
+        def run(env, c=cond.fn, f=e.fn):
+            if c(env):
+                raise Return(f(env))
+        return [f'if ({cond.text}) {{ return {e.text}; }}'], run
+
+    def stmt(self, ctx, depth):
+        r = self.r.random()
+        opts = [(self.simple_decl, 5), (self.assign_scalar, 4), (self.assign_elem, 2),
+                (self.new_array, 2), (self.for_range, 3), (self.for_array, 3),
+                (self.struct_stmt, 1), (self.field_assign, 1), (self.union_stmt, 1),
+                (self.tuple_stmt, 1), (self.parallel_calls, 3), (self.future_stmt, 1),
+                (self.task_value_stmt, 1), (self.prelude_stmt, 1), (self.writer_then, 1),
+                (self.early_return, 1)]
+        if depth > 0:
+            opts.append((lambda c: self.if_stmt(c, depth), 2))
+        total = sum(w for _, w in opts)
+        x = r * total
+        for f, w in opts:
+            x -= w
+            if x <= 0:
+                break
+        for _ in range(3):
+            s = f(ctx)
+            if s:
+                return s
+            f = self.pick([g for g, _ in opts])
+        return self.simple_decl(ctx)
+
+    # -- tasks
+    def gen_task(self, level):
+        name = f'{self.p}f{level}'
+        ret = self.pick(['int', 'long', 'double', 'bool', 'int', 'long'])
+        if self.chance(0.15):
+            ret = ('tuple', self.pick(['int', 'long']), self.pick(SCALARS))
+        params = [('d', 'int')]
+        for _ in range(self.r.randint(1, 3)):
+            params.append((self.fresh('p'), self.pick(['int', 'long', 'double', 'bool', 'int'])))
+        if self.chance(0.2):
+            params.append((self.fresh('p'), ('array', 'int')))
+        if self.chance(0.2):
+            params.append((self.fresh('p'), ('task', ('int',), 'int')))
+        tk = Task(name, params, ret, level)
+        ctx = Ctx(tk, ret)
+        ctx.can_return = True
+        for pn, pt in params:
+            v = Var(pn, pt, mutable=False, kind='param')
+            if pt == ('array', 'int'):
+                v.frozen = True
+            ctx.add(v)
+        lines = []
+        fns = []
+        # statements that do not recurse
+        for _ in range(self.r.randint(0, 1)):
+            s = self.stmt(ctx, 1)
+            lines += s[0]
+            fns.append(s[1])
+        # base case
+        base_ctx = ctx.copy()
+        base_lines, base_fns = [], []
+        for _ in range(self.r.randint(0, 1)):
+            s = self.stmt(base_ctx, 0)
+            base_lines += s[0]
+            base_fns.append(s[1])
+        be = self.ret_expr(base_ctx, ret, False)
+        base_lines.append(f'return {be.text};')
+        lines.append('if (d <= 0) {')
+        lines += ['  ' + l for l in base_lines]
+        lines.append('}')
+        # recursive part
+        ctx.depth_var = 'd'
+        rec_fns = []
+        for _ in range(self.r.randint(1, 3)):
+            s = self.stmt(ctx, 1)
+            lines += s[0]
+            rec_fns.append(s[1])
+        re_ = self.ret_expr(ctx, ret, True)
+        lines.append(f'return {re_.text};')
+        sig = ', '.join(f'{pn}: {tstr(pt)}' for pn, pt in params)
+        tk.lines = [f'task {name}({sig}): {tstr(ret)} {{'] + ['  ' + l for l in lines] + ['}']
+        budget = self.budget
+
+        def run(args, params=params, fns=fns, base_fns=base_fns, be=be.fn, rec_fns=rec_fns,
+                re_=re_.fn):
+            budget.spend(2)
+            env = {pn: a for (pn, _), a in zip(params, args)}
+            try:
+                for f in fns:
+                    f(env)
+                if env['d'] <= 0:
+                    for f in base_fns:
+                        f(env)
+                    return be(env)
+                for f in rec_fns:
+                    f(env)
+                return re_(env)
+            except Return as r:
+                return r.value
+        tk.fn = run
+        return tk
+
+    def ret_expr(self, ctx, ret, recursive):
+        if ret in SCALARS:
+            if recursive:
+                # make sure recursion happens: combine two calls of this task
+                c1 = self.call_expr(ctx, ret, 2)
+                if c1 and self.chance(0.8):
+                    c2 = self.call_expr(ctx, ret, 2)
+                    if c2 and ret != 'bool':
+                        op = self.pick(['+', '-', '*', '^'] if ret != 'double' else ['+', '-'])
+                        p = PREC[op]
+                        return E(f'{c1.at(p)} {op} {c2.at(p + 1)}', p,
+                                 lambda env, f=c1.fn, g=c2.fn, op=op: arith(ret, op, f(env), g(env)),
+                                 True)
+                    if c2:
+                        return E(f'{c1.at(2)} && {c2.at(3)}', 2,
+                                 lambda env, f=c1.fn, g=c2.fn: f(env) and g(env), True)
+                    return c1
+            return self.expr(ctx, ret, 2)
+        es = [self.expr(ctx, m, 2) for m in ret[1:]]
+        return E('(' + ', '.join(e.text for e in es) + ')', ATOM,
+                 lambda env, fs=[e.fn for e in es]: tuple(f(env) for f in fs),
+                 any(e.calls for e in es))
+
+    def gen_helper(self, i):
+        """A small task usable as a task value: (x: int): int or (x, y) -> t."""
+        params = tuple(self.pick(['int', 'long', 'double']) for _ in range(self.r.randint(1, 2)))
+        if self.chance(0.5):
+            params = ('int',)
+        ret = self.pick(['int', 'long', 'double', 'bool'])
+        if params == ('int',) and self.chance(0.6):
+            ret = 'int'
+        name = f'{self.p}h{i}'
+        pnames = [self.fresh('q') for _ in params]
+        tk = Task(name, list(zip(pnames, params)), ret, -1)
+        ctx = Ctx(tk, ret)
+        ctx.no_calls = True
+        for pn, pt in zip(pnames, params):
+            ctx.add(Var(pn, pt, mutable=False, kind='param'))
+        e = self.expr(ctx, ret, 2)
+        sig = ', '.join(f'{pn}: {tstr(pt)}' for pn, pt in zip(pnames, params))
+        tk.lines = [f'task {name}({sig}): {tstr(ret)} {{ return {e.text}; }}']
+        budget = self.budget
+
+        def value(args, pnames=pnames, f=e.fn):
+            budget.spend(1)
+            return f(dict(zip(pnames, args)))
+        tk.fn = value
+        tk.fn_value = value
+        return tk
+
+    def gen_writer(self, i):
+        """A task that writes its array argument in parallel and returns nothing."""
+        name = f'{self.p}w{i}'
+        x, j = self.fresh('x'), self.fresh('j')
+        tk = Task(name, [('a', ('array', 'int')), ('k', 'int')], None, -1)
+        ctx = Ctx(tk, None)
+        ctx.no_calls = True
+        ctx.add(Var('k', 'int', mutable=False, kind='param'))
+        ctx.add(Var(j, 'int', mutable=False, kind='index'))
+        ctx.add(Var(x, 'int', alias=('a', j), kind='alias'))
+        e = self.expr(ctx, 'int', 2)
+        loop = self.pick(['map', 'map', 'for'])
+        tk.lines = [f'task {name}(a: array<int>, k: int) {{',
+                    f'  {loop} ({x} = a[{j}]) {{ {x} <- {e.text}; }}', '}']
+
+        def run(args, x=x, j=j, f=e.fn):
+            env = {'a': args[0], 'k': args[1]}
+            for q in range(len(args[0].v)):
+                env[j] = q
+                args[0].v[q] = f(env)
+        tk.fn = run
+        tk.writer = True
+        return tk
+
+    def gen_entry(self):
+        """P_main: compute a few results, then print them in order."""
+        tk = Task(f'{self.p}main', [], None, 99)
+        ctx = Ctx(tk, None)
+        lines, fns = [], []
+        for _ in range(self.r.randint(2, 6)):
+            s = self.stmt(ctx, 2)
+            lines += s[0]
+            fns.append(s[1])
+        # results: printable variables plus a few calls
+        outs = []
+        for tkc in self.tasks:
+            args = self.call_args(ctx, tkc, 2)
+            if args is None:
+                continue
+            n = self.fresh('res')
+            text = f'{tkc.name}(' + ', '.join(a.text for a in args) + ')'
+            lines.append(f'{n} = {text};')
+            budget = self.budget
+            fns.append(lambda env, n=n, call=tkc, fs=[a.fn for a in args]:
+                       env.__setitem__(n, (budget.spend(1), call.fn([f(env) for f in fs]))[1]))
+            ctx.add(Var(n, tkc.ret, mutable=False))
+            outs.append((n, tkc.ret))
+        printables = [v for v in ctx.vars() if printable(v.t) and not v.alias
+                      and v.name not in [o[0] for o in outs]]
+        self.r.shuffle(printables)
+        outs += [(v.name, v.t) for v in printables[:6]]
+        # group into print statements chained with then
+        groups = []
+        while outs:
+            k = self.r.randint(1, 3)
+            groups.append(outs[:k])
+            outs = outs[k:]
+        prints = []
+        for gi, g in enumerate(groups):
+            label = f'"{self.p}{gi}"'
+            prints.append(f'print({label}, ' + ', '.join(n for n, _ in g) + ')')
+        if not prints:
+            prints = [f'print("{self.p}none")']
+            groups = [[]]
+        lines.append(' then\n  '.join(prints) + ';')
+        self.print_groups = groups
+        tk.lines = [f'task {tk.name}() {{'] + ['  ' + l for l in lines] + ['}']
+
+        def run(fns=fns, groups=groups):
+            env = {}
+            for f in fns:
+                f(env)
+            out = []
+            for gi, g in enumerate(groups):
+                if not g:
+                    out.append(f'{self.p}none')
+                    continue
+                out.append(' '.join([f'{self.p}{gi}'] + [fmt_value(t, env[n]) for n, t in g]))
+            return out
+        tk.fn = run
+        return tk
+
+    def generate(self):
+        self.counter = 0
+        self.budget_gen = 0
+        self.max_gen = 3000
+        self.max_depth = self.r.randint(1, 4)
+        self.structs, self.unions, self.consts = {}, {}, []
+        if self.chance(0.6):
+            fields = [(f'f{i}', self.pick(SCALARS)) for i in range(self.r.randint(1, 4))]
+            self.structs[f'{self.p}S'] = fields
+        if self.chance(0.6):
+            fields = [(f'g{i}', self.pick(SCALARS)) for i in range(self.r.randint(2, 3))]
+            self.unions[f'{self.p}U'] = fields
+        if self.chance(0.4):
+            self.consts.append((f'{self.p}K', self.r.randint(-1000, 1000)))
+        self.tasks = []
+        self.helpers = [self.gen_helper(i) for i in range(self.r.randint(0, 2))]
+        self.writers = [self.gen_writer(i) for i in range(self.r.randint(0, 2))]
+        for level in range(self.r.randint(1, 3)):
+            self.tasks.append(self.gen_task(level))
+        entry = self.gen_entry()
+        out = []
+        for s, fields in self.structs.items():
+            out.append(f'struct {s} {{ ' + ' '.join(f'{fn}: {ft};' for fn, ft in fields) + ' }')
+        for u, fields in self.unions.items():
+            out.append(f'union {u} {{ ' + ' '.join(f'{fn}: {ft};' for fn, ft in fields) + ' }')
+        for name, val in self.consts:
+            out.append(f'{name}: int = {val};')
+        for tk in self.helpers + self.writers + self.tasks:
+            out += tk.lines
+        out += entry.lines
+        return '\n'.join(out) + '\n', entry
+
+
+def generate(seed, prefix=None, avoid_known=True, max_work=20000):
+    """(source, expected output lines, attempts) for one seed."""
+    g = Gen(seed, prefix, avoid_known)
+    attempts = 0
+    while True:
+        attempts += 1
+        src, entry = g.generate()
+        g.budget.n = max_work
+        try:
+            sys.setrecursionlimit(10000)
+            expected = entry.fn()
+            return src, expected, attempts
+        except Reject:
+            continue
+        except RecursionError:
+            continue
+
+
+def standalone(seed, avoid_known=True):
+    src, expected, _ = generate(seed, avoid_known=avoid_known)
+    head = [f'// kitegen seed {seed}'] + [f'// expect: {l}' for l in expected]
+    main = f'task main() {{ p{seed}_main(); }}'
+    return '\n'.join(head) + '\n' + src + main + '\n', expected
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('--seed', type=int, required=True)
+    ap.add_argument('--known-bugs', action='store_true',
+                    help='also generate constructs that trigger known kitec bugs')
+    ap.add_argument('--saturating', action='store_true',
+                    help='also convert out-of-range doubles and NaN to int and long '
+                         '(saturating, NaN -> 0)')
+    args = ap.parse_args()
+    global SATURATING
+    SATURATING = args.saturating
+    src, _ = standalone(args.seed, not args.known_bugs)
+    sys.stdout.write(src)
+
+
+if __name__ == '__main__':
+    main()
