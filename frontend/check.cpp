@@ -602,6 +602,15 @@ class Checker {
     }
   }
 
+  // Whether literal arithmetic e has an unsuffixed integer literal too large
+  // for an int.
+  static bool needs_long(const Expr &e) {
+    if (e.kind == ExprKind::IntLit) return !e.is_long && !e.fits_int;
+    for (auto &c : e.children)
+      if (c && needs_long(*c)) return true;
+    return false;
+  }
+
   // A literal, or `-`, `~` and arithmetic operators applied to literals only.
   static bool is_literal(const Expr &e) {
     switch (e.kind) {
@@ -1038,8 +1047,10 @@ class Checker {
         if (!arity(1)) return nullptr;
         Type *t = arg(0);
         if (!t) return nullptr;
-        // long(2147483648): a literal argument is a long.
-        if (b == Builtin::long_ && is_literal(*e.children[1])) {
+        // A conversion's argument has no wanted type: long(3 << 30) shifts
+        // an int, as in C. Only a literal argument that cannot be an int
+        // (long(2147483648), long(3 * 0x100000000)) is a long.
+        if (b == Builtin::long_ && is_literal(*e.children[1]) && needs_long(*e.children[1])) {
           adapt(*e.children[1], types_.long_t());
           t = e.children[1]->type;
         }
