@@ -304,7 +304,8 @@ class Emitter {
         // A C cast from a floating type is undefined out of range: Kite's
         // conversion saturates, takes NaN to 0 and truncates (docs/language.md).
         if (e.children[1]->type->forced()->is_floating())
-          return fmt::format("convert_{}_sat_rtz({})", c_type(t), arg(0));
+          return fmt::format("kite_{}_of_{}({})", c_type(t), c_type(e.children[1]->type->forced()),
+                             arg(0));
         return "((" + c_type(t) + ")(" + arg(0) + "))";
       case Builtin::float_:
       case Builtin::double_: return "((" + c_type(t) + ")(" + arg(0) + "))";
