@@ -24,8 +24,8 @@ cmake --build build-san -j"$jobs"
 
 step "the test suite under the sanitizers"
 # The kernels are those the Release run just built: its kernel cache spares
-# PoCL rebuilding each one (the OpenCL C is the same; PoCL's compiler is not
-# the project's code, and under ASan it takes three times as long).
+# PoCL rebuilding each one, most of the sanitized suite's time (the OpenCL C
+# is the same; PoCL is not the project's code). docs/testing.md has times.
 if [ -d build/test-cache ] && [ ! -e build-san/test-cache ]; then
   cp -a build/test-cache build-san/test-cache
 fi
