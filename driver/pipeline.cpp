@@ -16,16 +16,9 @@
 
 namespace kite {
 
-int compile(const CompileOptions &o) {
-  std::ifstream in(o.input, std::ios::binary);
-  if (!in) {
-    std::cerr << "kitec: error: cannot open '" << o.input << "'\n";
-    return 1;
-  }
-  std::stringstream text;
-  text << in.rdbuf();
-  SourceFile file(o.input, text.str());
-  Diagnostics diags(file, std::cerr);
+int compile(const SourceFile &file, const CompileOptions &o, std::ostream &diagnostics,
+            Artifact &artifact) {
+  Diagnostics diags(file, diagnostics);
   try {
     // Source text -> AST (frontend/parse.h).
     std::unique_ptr<ast::Program> program = parse(file, diags);
@@ -63,21 +56,37 @@ int compile(const CompileOptions &o) {
     // CPS blocks -> the OpenCL uber-kernel (backend-opencl/emit.h, §4.2).
     EmitOptions emit;
     emit.bounds_checks = o.bounds_checks;
-    Artifact artifact = emit_opencl(blocks, *program, o.input, emit);
+    artifact = emit_opencl(blocks, *program, file.path(), emit);
     if (o.emit_cl) std::cout << artifact.opencl;
-
-    if (!o.output.empty()) {
-      std::ofstream out(o.output, std::ios::binary | std::ios::trunc);
-      write_artifact(artifact, out);
-      if (!out) {
-        std::cerr << "kitec: error: cannot write '" << o.output << "'\n";
-        return 1;
-      }
-    }
     return 0;
   } catch (const CompileFailed &) {
     return 1;
   }
+}
+
+int compile(const CompileOptions &o) {
+  std::ifstream in(o.input, std::ios::binary);
+  if (!in) {
+    std::cerr << "kitec: error: cannot open '" << o.input << "'\n";
+    return 1;
+  }
+  std::stringstream text;
+  text << in.rdbuf();
+  SourceFile file(o.input, text.str());
+  Artifact artifact;
+  int status = compile(file, o, std::cerr, artifact);
+  if (status != 0) return status;
+
+  bool dumped = o.dump_ast || !o.dump_ntg.empty() || o.dump_cps;
+  if (!o.output.empty() && !dumped) {
+    std::ofstream out(o.output, std::ios::binary | std::ios::trunc);
+    write_artifact(artifact, out);
+    if (!out) {
+      std::cerr << "kitec: error: cannot write '" << o.output << "'\n";
+      return 1;
+    }
+  }
+  return 0;
 }
 
 }  // namespace kite

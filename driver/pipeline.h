@@ -1,7 +1,11 @@
 // The compiler's pipeline, in one function.
 #pragma once
 
+#include <iosfwd>
 #include <string>
+
+#include "backend-opencl/emit.h"
+#include "frontend/source.h"
 
 namespace kite {
 
@@ -16,7 +20,15 @@ struct CompileOptions {
   bool bounds_checks = true;  // off: array indices are not checked (for measuring)
 };
 
-// Runs every pass on options.input; returns the process exit status.
+// Runs every pass on the text of `file`, reporting errors to `diagnostics`;
+// the dumps and --emit-cl go to standard output. Returns the exit status; 0
+// with no dump asked for leaves the compiled program in `artifact`. Reads and
+// writes no files (options.input and options.output are not used).
+int compile(const SourceFile &file, const CompileOptions &options, std::ostream &diagnostics,
+            Artifact &artifact);
+
+// Reads options.input, compiles it and writes the artifact to options.output;
+// returns the process exit status.
 int compile(const CompileOptions &options);
 
 }  // namespace kite

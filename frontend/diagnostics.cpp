@@ -43,6 +43,11 @@ void Diagnostics::check_no_errors() const {
 
 void internal_error(const std::string &message) {
   std::cerr << "kitec: internal compiler error: " << message << "\n";
+#ifdef KITE_ABORT_ON_INTERNAL_ERROR
+  // Fuzzing builds: a broken invariant is a crash the fuzzer records, with
+  // the stack that led to it.
+  std::abort();
+#endif
   std::exit(2);
 }
 

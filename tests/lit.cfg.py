@@ -12,9 +12,11 @@ config.test_source_root = os.path.dirname(__file__)
 exec_suffix = "" if lit_config.params.get("kite_device", "cpu") == "cpu" else "-" + lit_config.params["kite_device"]
 config.test_exec_root = os.path.join(lit_config.params.get("kite_bin", "/tmp/kite-lit"), "..", "tests-out" + exec_suffix)
 
-# The OpenCL loader and drivers find their devices through these.
+# The OpenCL loader and drivers find their devices through these; the
+# sanitizers of a -DKITE_SANITIZE build read their options (docs/testing.md).
 for name, value in os.environ.items():
-    if name == "LD_LIBRARY_PATH" or name.startswith(("OCL_", "POCL_", "OPENCL_", "CUDA_", "NVIDIA_")):
+    if name == "LD_LIBRARY_PATH" or name.startswith(
+        ("OCL_", "POCL_", "OPENCL_", "CUDA_", "NVIDIA_", "ASAN_", "LSAN_", "UBSAN_")):
         config.environment[name] = value
 
 bin_dir = lit_config.params.get("kite_bin", os.path.join(config.test_source_root, "..", "build", "bin"))

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# CI after the quick start's build and tests (.ci/run): the whole test suite
+# built with AddressSanitizer and UndefinedBehaviorSanitizer (build-san), then
+# every libFuzzer target for a bounded time (build-fuzz). Fails on any test
+# failure, sanitizer report or fuzzer finding. docs/testing.md has the
+# details and timings.
+#
+#   tests/ci-extra.sh [FUZZ_SECONDS]    (per target; default 30)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+fuzz_seconds="${1:-30}"
+jobs="$(nproc)"
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get install -y -qq --no-install-recommends clang-14 libclang-rt-14-dev >/dev/null
+
+step() { echo "== $1 (at ${SECONDS}s)"; }
+
+step "sanitizer build (address,undefined) into build-san"
+cmake -S . -B build-san -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKITE_SANITIZE=address,undefined >/dev/null
+cmake --build build-san -j"$jobs"
+
+step "the test suite under the sanitizers"
+# The kernels are those the Release run just built: its kernel cache spares
+# PoCL rebuilding each one, most of the sanitized suite's time (the OpenCL C
+# is the same; PoCL is not the project's code). docs/testing.md has times.
+if [ -d build/test-cache ] && [ ! -e build-san/test-cache ]; then
+  cp -a build/test-cache build-san/test-cache
+fi
+# tests/sanitizers.sh sets the sanitizers' options and the suppressions for
+# PoCL and the OpenCL loader.
+tests/sanitizers.sh ctest --test-dir build-san --output-on-failure
+
+step "fuzz targets into build-fuzz"
+cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKITE_FUZZ=ON \
+  -DCMAKE_C_COMPILER=clang-14 -DCMAKE_CXX_COMPILER=clang++-14 >/dev/null
+cmake --build build-fuzz -j"$jobs" --target kite-fuzz-parse kite-fuzz-check kite-fuzz-compile kite-fuzz-opencl
+
+step "each fuzz target for ${fuzz_seconds}s"
+tests/fuzz/run.sh build-fuzz "$fuzz_seconds" build-fuzz/corpus
+
+step "done"
