@@ -133,8 +133,10 @@ class Runner:
         # each program alone (compiling is fast; only kernels are slow).
         path = os.path.join(work, 'bundle.kite')
         self.write_bundle(path, ok_seeds, progs)
-        rc, _, _ = self.compile(path, os.path.join(work, 'check.bin'), True)
-        if rc != 0 and not self.a.interp_only:
+        rc = 0
+        if not self.a.interp_only:
+            rc, _, _ = self.compile(path, os.path.join(work, 'check.bin'), True)
+        if rc != 0:
             for s in list(ok_seeds):
                 p = os.path.join(work, f'p{s}.kite')
                 self.write_single(p, s, progs[s])
@@ -144,7 +146,8 @@ class Runner:
                     ok_seeds.remove(s)
                     self.count('compile_failures')
                     self.single(s, progs[s], work, reason='kitec rejects it')
-        self.count('compiled', len(ok_seeds))
+        if not self.a.interp_only:
+            self.count('compiled', len(ok_seeds))
         self.group(ok_seeds, progs, work)
         if not self.a.keep:
             shutil.rmtree(work, ignore_errors=True)
