@@ -961,50 +961,65 @@ class Emitter {
   static constexpr int kMaxInlineBlocks = 64;
 
   void emit_blocks(std::ostream &out) {
-    bool split = p_.num_codes > kMaxInlineBlocks;
-    std::ostringstream switch_text;
-    std::ostream &s = split ? static_cast<std::ostream &>(out) : switch_text;
-    switch_text << "void kite_block(kite_ctx *c, int rec, int code) {\n";
-    switch_text << "  kite_rec f = KITE_REC(c, rec);\n";
-    switch_text << "  switch (code) {\n";
+    const char *head = "void kite_block(kite_ctx *c, int rec, int code) {\n"
+                       "  kite_rec f = KITE_REC(c, rec);\n"
+                       "  switch (code) {\n";
+    std::ostringstream inline_switch, calls, functions;
+    inline_switch << head;
+    calls << head;
     for (const cps::Block &b : p_.blocks) {
       if (b.code < 0) continue;
-      if (split) {
-        s << fmt::format("__attribute__((noinline)) void kite_code_{}(kite_ctx *c, int rec, kite_rec f) {{\n", b.code);
-        switch_text << fmt::format("  case {0}: kite_code_{0}(c, rec, f); return;\n", b.code);
-      }
-      task_ = b.task;
-      const TaskDecl &t = *p_.tasks[b.task].decl;
-      bool task_entry = p_.tasks[b.task].entry_block == b.id;
-      const char *what = task_entry ? "entry"
-                         : b.kind == cps::BlockKind::Step ? "next iteration"
-                         : b.kind == cps::BlockKind::Split ? "map split"
-                         : b.kind == cps::BlockKind::Next  ? "next map iteration"
-                                                           : "continuation";
-      if (split) s << fmt::format("  {{ /* task {}: {} b{} */\n", t.name, what, b.id);
-      else s << fmt::format("  case {}: {{ /* task {}: {} b{} */\n", b.code, t.name, what, b.id);
-      if (b.kind == cps::BlockKind::Step) {
-        emit_step(b, s);
-      } else if (b.kind == cps::BlockKind::Split) {
-        emit_split(b, s);
-      } else if (b.kind == cps::BlockKind::Next) {
-        emit_next_iteration(b, s);
-      } else {
-        if (task_entry) {
-          line(s, 4, "c->n_tasks += 1;");
-          for (const VarDecl *v : p_.tasks[task_].local_arrays) line(s, 4, slot(v) + " = 0;");
-        }
-        else line(s, 4, "c->n_conts += 1;");
-        if (task_entry || b.starts_graph) emit_graph_start(b.graph, s, 4);
-        emit_ops(b.ops, s, 4);
-        emit_block_end(b, s, 4);
-      }
-      line(s, 4, "return;");
-      s << "  }\n";
-      if (split) s << "}\n\n";
+      std::string body = block_body(b);
+      inline_switch << fmt::format("  case {}: {}", b.code, body);
+      functions << fmt::format("__attribute__((noinline)) void kite_code_{}(kite_ctx *c, int rec, kite_rec f) {}\n",
+                               b.code, body);
+      calls << fmt::format("  case {0}: kite_code_{0}(c, rec, f); return;\n", b.code);
     }
-    switch_text << "  }\n}\n\n";
-    out << switch_text.str();
+    inline_switch << "  }\n}\n\n";
+    calls << "  }\n}\n\n";
+    if (p_.num_codes <= kMaxInlineBlocks) {
+      out << inline_switch.str();
+      return;
+    }
+    // NVIDIA's compiler takes minutes for a switch that calls 70 functions
+    // (it inlines them) and builds the inline switch in seconds; PoCL is the
+    // other way round. The same block text goes into both.
+    out << "#if defined(KITE_CPU)\n" << functions.str() << calls.str() << "#else\n"
+        << inline_switch.str() << "#endif\n\n";
+  }
+
+  // One block's code, as a braced statement that returns at its end.
+  std::string block_body(const cps::Block &b) {
+    std::ostringstream s;
+    task_ = b.task;
+    const TaskDecl &t = *p_.tasks[b.task].decl;
+    bool task_entry = p_.tasks[b.task].entry_block == b.id;
+    const char *what = task_entry ? "entry"
+                       : b.kind == cps::BlockKind::Step ? "next iteration"
+                       : b.kind == cps::BlockKind::Split ? "map split"
+                       : b.kind == cps::BlockKind::Next  ? "next map iteration"
+                                                         : "continuation";
+    s << fmt::format("{{ /* task {}: {} b{} */\n", t.name, what, b.id);
+    if (b.kind == cps::BlockKind::Step) {
+      emit_step(b, s);
+    } else if (b.kind == cps::BlockKind::Split) {
+      emit_split(b, s);
+    } else if (b.kind == cps::BlockKind::Next) {
+      emit_next_iteration(b, s);
+    } else {
+      if (task_entry) {
+        line(s, 4, "c->n_tasks += 1;");
+        for (const VarDecl *v : p_.tasks[task_].local_arrays) line(s, 4, slot(v) + " = 0;");
+      } else {
+        line(s, 4, "c->n_conts += 1;");
+      }
+      if (task_entry || b.starts_graph) emit_graph_start(b.graph, s, 4);
+      emit_ops(b.ops, s, 4);
+      emit_block_end(b, s, 4);
+    }
+    line(s, 4, "return;");
+    s << "  }\n";
+    return s.str();
   }
 
   void emit_signal(std::ostream &s) {
