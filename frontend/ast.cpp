@@ -289,4 +289,17 @@ class Printer {
 
 void dump(const Program &program, std::ostream &out) { Printer(out).program(program); }
 
+bool is_task_call(const Expr &e) {
+  return e.kind == ExprKind::Call && e.children[0]->builtin < 0;
+}
+
+bool contains_task_call(const Expr &e) {
+  if (is_task_call(e)) return true;
+  for (auto &c : e.children)
+    if (c && contains_task_call(*c)) return true;
+  for (auto &f : e.fields)
+    if (contains_task_call(*f.value)) return true;
+  return false;
+}
+
 }  // namespace kite::ast

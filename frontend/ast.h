@@ -256,4 +256,10 @@ std::string to_string(const TypeExpr &type);
 // A string literal as C and Kite write it: quoted, with escapes.
 std::string quote(const std::string &text);
 
+// True if e itself is a call of a task (after checking: anything called
+// that is not a built-in, a named task or a task value).
+bool is_task_call(const Expr &e);
+// True if e contains a call of a task.
+bool contains_task_call(const Expr &e);
+
 }  // namespace kite::ast

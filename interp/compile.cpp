@@ -51,17 +51,6 @@ namespace {
 
 using namespace ast;
 
-bool is_task_call(const Expr &e) { return e.kind == ExprKind::Call && e.children[0]->builtin < 0; }
-
-bool contains_task_call(const Expr &e) {
-  if (is_task_call(e)) return true;
-  for (auto &c : e.children)
-    if (c && contains_task_call(*c)) return true;
-  for (auto &f : e.fields)
-    if (contains_task_call(*f.value)) return true;
-  return false;
-}
-
 class Compiler {
  public:
   explicit Compiler(const Program &program) : program_(program), out_(new ProgramCode) {}

@@ -6,20 +6,6 @@ namespace kite {
 
 using namespace ast;
 
-bool is_task_call(const Expr &e) {
-  // Anything called that is not a built-in is a task: named, or a value.
-  return e.kind == ExprKind::Call && e.children[0]->builtin < 0;
-}
-
-bool contains_task_call(const Expr &e) {
-  if (is_task_call(e)) return true;
-  for (auto &c : e.children)
-    if (c && contains_task_call(*c)) return true;
-  for (auto &f : e.fields)
-    if (contains_task_call(*f.value)) return true;
-  return false;
-}
-
 // The statement lists nested in s: branches, loop bodies, then's two sides.
 std::vector<StmtList *> nested_lists(Stmt &s) {
   std::vector<StmtList *> out;

@@ -12,9 +12,8 @@ namespace kite {
 
 void to_anf(ast::Program &program, TypeContext &types, Diagnostics &diags);
 
-// True if e contains a call of a task (not of a built-in).
-bool contains_task_call(const ast::Expr &e);
-// True if e itself is a call of a task.
-bool is_task_call(const ast::Expr &e);
+// (is_task_call and contains_task_call are in frontend/ast.h.)
+using ast::contains_task_call;
+using ast::is_task_call;
 
 }  // namespace kite
