@@ -120,19 +120,28 @@ DeviceRun::~DeviceRun() = default;
 // ctl: on a CPU device in host memory that the device uses in place, so that
 // request_stop can write it during a launch; elsewhere a device buffer, with a
 // second queue for that write.
+// A buffer the device uses in place in lazily mapped, zero-filled host
+// memory (*data); a null buffer if either cannot be had.
+Buffer DeviceRun::create_in_host_memory(size_t bytes, void **data) {
+  auto memory = std::make_unique<LazyZeroMemory>(bytes);
+  if (!memory->data) return Buffer();
+  cl_int err = CL_SUCCESS;
+  Buffer b(clCreateBuffer(program_.context.get(), CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, bytes,
+                          memory->data, &err));
+  if (err != CL_SUCCESS) return Buffer();
+  *data = memory->data;
+  host_memory_.push_back(std::move(memory));
+  return b;
+}
+
 Buffer DeviceRun::create_control_block() {
   const size_t bytes = KITE_CTL_INTS * sizeof(int32_t);
   if (device_.is_cpu()) {
-    auto memory = std::make_unique<LazyZeroMemory>(bytes);
-    if (memory->data) {
-      cl_int err = CL_SUCCESS;
-      Buffer b(clCreateBuffer(program_.context.get(), CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR,
-                              bytes, memory->data, &err));
-      if (err == CL_SUCCESS) {
-        host_ctl_ = static_cast<volatile int32_t *>(memory->data);
-        host_memory_.push_back(std::move(memory));
-        return b;
-      }
+    void *data = nullptr;
+    Buffer b = create_in_host_memory(bytes, &data);
+    if (b.get()) {
+      host_ctl_ = static_cast<volatile int32_t *>(data);
+      return b;
     }
   }
   cl_int err = CL_SUCCESS;
@@ -160,16 +169,9 @@ void DeviceRun::request_stop() {
 Buffer DeviceRun::create_zeroed(size_t bytes, const char *what, const char *option) {
   bytes = std::max<size_t>(bytes, 8);
   if (device_.is_cpu()) {
-    auto memory = std::make_unique<LazyZeroMemory>(bytes);
-    if (memory->data) {
-      cl_int err = CL_SUCCESS;
-      Buffer b(clCreateBuffer(program_.context.get(), CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR,
-                              bytes, memory->data, &err));
-      if (err == CL_SUCCESS) {
-        host_memory_.push_back(std::move(memory));
-        return b;
-      }
-    }
+    void *data = nullptr;
+    Buffer b = create_in_host_memory(bytes, &data);
+    if (b.get()) return b;
   }
   Buffer b = create(bytes, what, option);
   // With the largest pattern OpenCL allows: NVIDIA's driver fails (and loses

@@ -76,6 +76,7 @@ class DeviceRun {
 
   Buffer create(size_t bytes, const char *what, const char *option);
   Buffer create_control_block();
+  Buffer create_in_host_memory(size_t bytes, void **data);
   Buffer create_zeroed(size_t bytes, const char *what, const char *option);
   void read(const Buffer &buffer, size_t offset, size_t bytes, void *to, const char *what);
 
