@@ -33,6 +33,7 @@
 #include "frontend/prelude.h"
 #include "host/artifact.h"
 #include "host/cl.h"
+#include "host/report.h"
 #include "interp/interp.h"
 
 namespace {
@@ -241,7 +242,7 @@ int main(int argc, char **argv) {
   // Output goes out in large blocks: a program may print millions of lines.
   static char buffer[1 << 16];
   std::setvbuf(stdout, buffer, _IOFBF, sizeof buffer);
-  try {
+  return kite::host::report_failures("kite-interp", [&] {
     Options o = parse_command_line(argc, argv);
     if (o.help) {
       std::fputs(kUsage, stdout);
@@ -251,15 +252,5 @@ int main(int argc, char **argv) {
       throw RunError("no program given (usage: kite-interp [options] prog args...)");
     }
     return run(o);
-  } catch (const RunError &e) {
-    std::fflush(stdout);
-    fmt::print(stderr, "kite-interp: error: {}\n", e.what());
-  } catch (const std::bad_alloc &) {
-    std::fflush(stdout);
-    fmt::print(stderr, "kite-interp: error: out of host memory\n");
-  } catch (const std::exception &e) {
-    std::fflush(stdout);
-    fmt::print(stderr, "kite-interp: error: internal: {}\n", e.what());
-  }
-  return 1;
+  });
 }

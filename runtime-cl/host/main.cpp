@@ -50,6 +50,7 @@
 #include "host/device.h"
 #include "host/launch.h"
 #include "host/printer.h"
+#include "host/report.h"
 #include "host/trace.h"
 #include "host/values.h"
 #include "runtime-cl/kite_abi.h"
@@ -649,21 +650,13 @@ int main(int argc, char **argv) {
   using namespace kite::host;
   Options options;
   if (auto status = parse_command_line(argc, argv, options)) return *status;
-  try {
-    return run(options);
-  } catch (const TimedOut &e) {
-    std::fflush(stdout);
-    fmt::print(stderr, "kite-run: error: {}\n", e.what());
-    return kTimeoutStatus;
-  } catch (const RunError &e) {
-    std::fflush(stdout);
-    fmt::print(stderr, "kite-run: error: {}\n", e.what());
-  } catch (const std::bad_alloc &) {
-    std::fflush(stdout);
-    fmt::print(stderr, "kite-run: error: out of host memory\n");
-  } catch (const std::exception &e) {
-    std::fflush(stdout);
-    fmt::print(stderr, "kite-run: error: internal: {}\n", e.what());
-  }
-  return 1;
+  return report_failures("kite-run", [&] {
+    try {
+      return run(options);
+    } catch (const TimedOut &e) {
+      std::fflush(stdout);
+      fmt::print(stderr, "kite-run: error: {}\n", e.what());
+      return kTimeoutStatus;
+    }
+  });
 }
