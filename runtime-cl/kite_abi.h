@@ -35,13 +35,14 @@
 #define KITE_ABI_H
 
 /* params[] */
-#define KITE_PARAM_NUM_WORKERS 0 /* work-items in the grid, one worker each */
+#define KITE_PARAM_NUM_WORKERS 0 /* work-groups in the grid, one worker each */
 #define KITE_PARAM_NUM_FRAMES 1  /* records in the pool */
 #define KITE_PARAM_DEQUE_CAP 2   /* entries per deque, a power of two */
 #define KITE_PARAM_PRINT_CAP 3   /* longs in printbuf */
 #define KITE_PARAM_MODE 4        /* KITE_MODE_RUN or KITE_MODE_PROBE */
 #define KITE_PARAM_SPIN_LIMIT 5  /* probe: iterations to wait for the others */
 #define KITE_PARAM_TRACE_CAP 6   /* busy spans each worker may record; 0: no trace */
+#define KITE_PARAM_SIMD_STATS 7  /* 1: wide workers count the block codes of each round */
 #define KITE_PARAM_COUNT 8
 
 #define KITE_MODE_RUN 0
@@ -74,9 +75,16 @@
 #define KITE_CTL64_TRACE_CLOCK 6 /* traces without a device clock: blocks run, all workers */
 #define KITE_CTL64_ARGS 8       /* main's arguments, raw bits, one long each */
 #define KITE_MAX_MAIN_ARGS 24
-#define KITE_CTL64_LONGS 32
+/* Wide workers' free-record chunks: KITE_FREE_SHARDS lock-free stacks like
+ * KITE_CTL64_FREE_CHUNKS, one 128-byte line each, so that thousands of
+ * workers do not all compare-and-swap one word. */
+#define KITE_CTL64_FREE_SHARDS 32
+#define KITE_FREE_SHARDS 32
+#define KITE_FREE_SHARD_STRIDE 16
+#define KITE_CTL64_LONGS (KITE_CTL64_FREE_SHARDS + KITE_FREE_SHARDS * KITE_FREE_SHARD_STRIDE)
 
-/* deque_ctl[]: per worker, padded to a 128-byte line */
+/* deque_ctl[]: per worker, padded to a 128-byte line. A deque holds the
+ * entries [top, bottom) of its ring; both indices only grow (mod 2^32). */
 #define KITE_DEQUE_TOP 0
 #define KITE_DEQUE_BOTTOM 1
 #define KITE_DEQUE_CTL_STRIDE 32
@@ -89,7 +97,15 @@
 #define KITE_STAT_LAUNCHES 4     /* kernel launches this worker took part in */
 #define KITE_STAT_TRACE_SPANS 5  /* busy spans recorded (kite-run --trace) */
 #define KITE_STAT_TRACE_LOST 6   /* busy spans not recorded: the trace was full */
-#define KITE_STATS_WORDS 8
+/* Wide workers (KITE_LANES > 1): */
+#define KITE_STAT_ROUNDS 7       /* rounds that ran at least one block */
+#define KITE_STAT_LANE_BLOCKS 8  /* blocks run, summed over those rounds' lanes */
+#define KITE_STAT_PATHS 9        /* with params[SIMD_STATS]: distinct block codes per round, summed */
+#define KITE_STAT_IDLE_ROUNDS 10 /* rounds that found no work */
+#define KITE_STAT_CHUNK_OPS 11   /* chunks of free records given to or taken from the global stacks */
+#define KITE_STAT_SCHEDULE_NS 12 /* NVIDIA: ns lane 0 spent scheduling (rounds with work) */
+#define KITE_STAT_ROUND_NS 13    /* NVIDIA: ns from scheduling to the next round (rounds with work) */
+#define KITE_STATS_WORDS 16
 /* With a trace, each worker's stats are followed by KITE_TRACE_SPAN_WORDS
  * longs per span: the stride of stats[] is KITE_STATS_WORDS +
  * KITE_TRACE_SPAN_WORDS * params[KITE_PARAM_TRACE_CAP]. A span is a time

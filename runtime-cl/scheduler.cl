@@ -7,8 +7,10 @@
  *
  * Workers. The host launches exactly as many work-groups as can be resident
  * at once (on PoCL: the compute units; on a GPU: measured by KITE_MODE_PROBE),
- * each of one work-item, so every worker makes progress on its own and no
- * work-item ever waits on another of its own group.
+ * one worker each, so every worker makes progress on its own. A narrow
+ * worker (KITE_LANES 1, the CPU's) is one work-item and is described here;
+ * a wide one (a warp, the GPU's) runs up to KITE_LANES blocks at a time in
+ * rounds, over the same deques: see "Wide workers" below.
  *
  * Work. An entry of a deque is a long: (block code << 32) | record index. A
  * record is KITE_FRAME_WORDS longs of the pool: a task's parameters, locals,
@@ -52,14 +54,43 @@
 
 /* A fence that orders this worker's global loads and stores for every other
  * worker of the device. OpenCL 1.2's mem_fence is that on PoCL; on NVIDIA it
- * is only as wide as the work-group, so there it is PTX's membar.gl. */
+ * is only as wide as the work-group, so there it is PTX's: KITE_FENCE is an
+ * acquire-release fence (a release before a store or atomic that hands data
+ * over, an acquire after the load or atomic that receives it), KITE_FENCE_SC
+ * also orders a store before a later load (Chase-Lev's pop needs that),
+ * which costs more. */
 #if defined(KITE_NVIDIA)
-#define KITE_FENCE() asm volatile("membar.gl;" ::: "memory")
+#define KITE_FENCE() asm volatile("fence.acq_rel.gpu;" ::: "memory")
+#define KITE_FENCE_SC() asm volatile("membar.gl;" ::: "memory")
 #else
 #define KITE_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
+#define KITE_FENCE_SC() mem_fence(CLK_GLOBAL_MEM_FENCE)
 #endif
 
+/* Lanes per worker: 1 on a CPU, the SIMD width on a GPU (kite-run passes
+ * -DKITE_LANES). A worker of W lanes is a work-group of W work-items; see
+ * "Wide workers" below. */
+#ifndef KITE_LANES
+#define KITE_LANES 1
+#endif
+#if KITE_LANES > 1
+#define KITE_WIDE 1
+#else
+#define KITE_WIDE 0
+#endif
+/* Entries in a wide worker's local-memory queue, a power of two of at least
+ * 2 * KITE_LANES (kite-run --local-queue). */
+#ifndef KITE_LOCAL_QUEUE
+#define KITE_LOCAL_QUEUE (64 * KITE_LANES)
+#endif
+
+/* Records per chunk of the free lists. Every lane keeps up to two chunks
+ * of free records, so a GPU's many lanes take smaller ones. */
+#if KITE_WIDE
+#define KITE_CHUNK 16
+#else
 #define KITE_CHUNK 32
+#endif
 
 /* Heap blocks of fewer longs than this that a task frees (kitec frees the
  * arrays a task makes and keeps to itself when it ends) are kept on a
@@ -119,6 +150,52 @@
 
 typedef KITE_DATA __global long *kite_rec;
 
+#if KITE_WIDE
+/* The local queue is split by block code into KITE_CLASSES rings, so that a
+ * round can take entries that run the same code (see "Wide workers"). */
+#define KITE_CLASSES 4
+#define KITE_CLASS_CAP (KITE_LOCAL_QUEUE / KITE_CLASSES)
+#define KITE_CLASS_MASK (KITE_CLASS_CAP - 1)
+#define KITE_LOCAL_CHUNKS 32
+/* Lanes of an idle worker that each look at a random victim's deque in a
+ * round; the fullest is robbed next round. More lanes find work sooner but
+ * flood the memory system when thousands of workers are idle. */
+#define KITE_PROBES 4
+/* A wide worker's state, in local memory; lane 0 writes it between rounds
+ * and the lanes read it during one (the round's protocol is in "Wide
+ * workers" below). */
+typedef struct {
+  long lq[KITE_CLASSES][KITE_CLASS_CAP]; /* the local queue: ring k holds [head[k], tail[k]) */
+  long chunk[KITE_LANES]; /* this round's entries */
+  int sizes[KITE_LANES];  /* steal probes: entries each lane's victim had */
+  int victims[KITE_LANES]; /* and which worker that was */
+  int head[KITE_CLASSES], tail[KITE_CLASSES];
+  int room[KITE_CLASSES];    /* run phase: entries the lanes may add to each ring */
+  int spawned[KITE_CLASSES]; /* run phase: entries the lanes queued for each ring
+                                (the first `room` went to it, the rest to the
+                                global deque) */
+  int overflow; /* run phase: entries the lanes put on the global deque */
+  int n;        /* entries this round, in chunk[] */
+  int bottom;   /* this worker's global deque's bottom: only this worker moves it */
+  int top_seen; /* its top as last read: stale only makes the deque look fuller */
+  int top_next, flags_next; /* read by lane 0 during a round, for the next schedule */
+  int share_class, share_from, share_n; /* read phase: lanes copy these entries of
+                                           a ring to the global deque */
+  int probe;    /* run phase: the first KITE_PROBES lanes look for a victim */
+  int idle;     /* rounds in a row that found no work */
+  int last;     /* the ring the last round took its entries from */
+  int stop;
+  /* Chunks of free records the lanes pass to one another (-1: empty slot):
+   * a lane that frees more than it allocates gives chunks here first, one
+   * short of records takes them from here first, and only the imbalance of
+   * the whole worker goes through the global stack. */
+  int chunks[KITE_LOCAL_CHUNKS];
+  uint round;
+  uint codes[4]; /* --stats: the block codes run this round, as a bit set */
+  long stat[KITE_STATS_WORDS]; /* lane 0's counts, added to stats[] when the launch ends */
+} kite_worker;
+#endif
+
 typedef struct {
   KITE_DATA __global long *frames;
   volatile __global long *deques;
@@ -135,11 +212,16 @@ typedef struct {
   int free_count; /* its length, up to KITE_CHUNK */
   int spare;      /* a full chunk of free records, the next most recent; -1: none */
   uint rng;
-  long n_tasks, n_conts, n_steal_tries, n_steals;
+  long n_tasks, n_conts, n_steal_tries, n_steals, n_chunk_ops;
   /* Tracing (kite-run --trace): the span being run, and where spans go. */
   __global long *trace;  /* this worker's spans; null: no trace */
   int trace_cap;
   long span_start, span_blocks, span_stolen;
+  int lane;          /* this work-item's place in its worker */
+#if KITE_WIDE
+  __local kite_worker *w;
+  int pushed_global; /* this round wrote entries to the global deque */
+#endif
 } kite_ctx;
 
 #define KITE_REC(c, r) ((c)->frames + (long)(r) * KITE_FRAME_WORDS)
@@ -212,8 +294,7 @@ long kite_hash(long x) {
 
 /* Pushes the chain of `count` free records starting at `first` (linked
  * through slot 0, ended by -1) onto the global stack of free chunks. */
-void kite_give_chunk(kite_ctx *c, int first) {
-  volatile __global long *head = &c->ctl64[KITE_CTL64_FREE_CHUNKS];
+void kite_give_chunk_to(kite_ctx *c, volatile __global long *head, int first) {
   for (;;) {
     long old = *head;
     KITE_REC(c, first)[1] = (long)((int)(old & 0xffffffffL) - 1);
@@ -225,8 +306,7 @@ void kite_give_chunk(kite_ctx *c, int first) {
 }
 
 /* Takes a chunk from the global stack; -1 when it is empty. */
-int kite_take_chunk(kite_ctx *c) {
-  volatile __global long *head = &c->ctl64[KITE_CTL64_FREE_CHUNKS];
+int kite_take_chunk_from(kite_ctx *c, volatile __global long *head) {
   for (;;) {
     long old = *head;
     int first = (int)(old & 0xffffffffL) - 1;
@@ -238,11 +318,70 @@ int kite_take_chunk(kite_ctx *c) {
   }
 }
 
+#if KITE_WIDE
+/* A chunk of free records from another lane of this worker; -1: none. */
+int kite_take_local_chunk(kite_ctx *c) {
+  for (int i = 0; i < KITE_LOCAL_CHUNKS; ++i) {
+    int k = (c->lane + i) & (KITE_LOCAL_CHUNKS - 1);
+    if (c->w->chunks[k] >= 0) {
+      int chunk = atomic_xchg(&c->w->chunks[k], -1);
+      if (chunk >= 0) {
+        mem_fence(CLK_GLOBAL_MEM_FENCE); /* its links, written by the giver */
+        return chunk;
+      }
+    }
+  }
+  return -1;
+}
+
+/* Gives a chunk to the other lanes of this worker; 0 if every slot is full. */
+int kite_give_local_chunk(kite_ctx *c, int chunk) {
+  mem_fence(CLK_GLOBAL_MEM_FENCE); /* its links, before another lane takes it */
+  for (int i = 0; i < KITE_LOCAL_CHUNKS; ++i) {
+    int k = (c->lane + i) & (KITE_LOCAL_CHUNKS - 1);
+    if (c->w->chunks[k] < 0 && atomic_cmpxchg(&c->w->chunks[k], -1, chunk) == -1) return 1;
+  }
+  return 0;
+}
+#endif
+
+/* Narrow workers share one stack; wide ones give to their shard and take
+ * from it, else from the others in turn. */
+volatile __global long *kite_shard(kite_ctx *c, int k) {
+  return &c->ctl64[KITE_CTL64_FREE_SHARDS + (k & (KITE_FREE_SHARDS - 1)) * KITE_FREE_SHARD_STRIDE];
+}
+
+void kite_give_chunk(kite_ctx *c, int first) {
+  kite_give_chunk_to(c, KITE_WIDE ? kite_shard(c, c->worker) : &c->ctl64[KITE_CTL64_FREE_CHUNKS],
+                     first);
+}
+
+int kite_take_chunk(kite_ctx *c) {
+#if KITE_WIDE
+  for (int i = 0; i < KITE_FREE_SHARDS; ++i) {
+    volatile __global long *head = kite_shard(c, c->worker + i);
+    if ((int)(*head & 0xffffffffL) == 0) continue; /* empty */
+    int chunk = kite_take_chunk_from(c, head);
+    if (chunk >= 0) return chunk;
+  }
+  return -1;
+#else
+  return kite_take_chunk_from(c, &c->ctl64[KITE_CTL64_FREE_CHUNKS]);
+#endif
+}
+
 int kite_alloc(kite_ctx *c, int site) {
   if (c->free_head < 0) {
     int chunk = c->spare;
     c->spare = -1;
+#if KITE_WIDE
+    /* Lanes never wait on the global stack (in a warp its compare-and-swap
+     * loop would run once per lane): lane 0 keeps the worker's chunks
+     * stocked from it between rounds. */
+    if (chunk < 0) chunk = kite_take_local_chunk(c);
+#else
     if (chunk < 0) chunk = kite_take_chunk(c);
+#endif
     if (chunk >= 0) {
       KITE_FENCE();
       c->free_head = chunk;
@@ -275,7 +414,14 @@ void kite_free(kite_ctx *c, int r) {
   c->free_head = r;
   c->free_count += 1;
   if (c->free_count >= KITE_CHUNK) {
+#if KITE_WIDE
+    if (c->spare >= 0 && !kite_give_local_chunk(c, c->spare)) {
+      kite_give_chunk(c, c->spare);
+      c->n_chunk_ops += 1;
+    }
+#else
     if (c->spare >= 0) kite_give_chunk(c, c->spare);
+#endif
     c->spare = c->free_head;
     c->free_head = -1;
     c->free_count = 0;
@@ -287,6 +433,24 @@ void kite_free(kite_ctx *c, int r) {
 /* Queues entry e; `site` is the Kite call that made it (-1: none), for the
  * error when the deque is full. */
 void kite_push(kite_ctx *c, long e, int site) {
+#if KITE_WIDE
+  /* Into its ring of the local queue while that has room, else onto the
+   * global deque past its bottom, which lane 0 moves when the round is over. */
+  __local kite_worker *w = c->w;
+  int k = (int)(e >> 32) & (KITE_CLASSES - 1);
+  int i = atomic_inc(&w->spawned[k]);
+  if (i < w->room[k]) {
+    w->lq[k][(w->tail[k] + i) & KITE_CLASS_MASK] = e;
+    return;
+  }
+  int b = w->bottom + w->share_n + atomic_inc(&w->overflow);
+  if (b - w->top_seen > c->deque_mask) {
+    kite_error(c, KITE_ERR_QUEUE, site, c->deque_mask + 1, 0);
+    return;
+  }
+  c->deques[(long)c->worker * (c->deque_mask + 1) + (b & c->deque_mask)] = e;
+  c->pushed_global = 1;
+#else
   volatile __global int *dc = c->deque_ctl + c->worker * KITE_DEQUE_CTL_STRIDE;
   volatile __global long *q = c->deques + (long)c->worker * (c->deque_mask + 1);
   int b = dc[KITE_DEQUE_BOTTOM];
@@ -298,6 +462,7 @@ void kite_push(kite_ctx *c, long e, int site) {
   q[b & c->deque_mask] = e;
   KITE_FENCE(); /* the entry before the bottom that publishes it */
   dc[KITE_DEQUE_BOTTOM] = b + 1;
+#endif
 }
 
 long kite_pop(kite_ctx *c) {
@@ -307,7 +472,7 @@ long kite_pop(kite_ctx *c) {
   /* The store of bottom must be seen before top is read (the one
    * store-to-load order Chase-Lev needs): an exchange and a fence. */
   atomic_xchg(&dc[KITE_DEQUE_BOTTOM], b);
-  KITE_FENCE();
+  KITE_FENCE_SC();
   int t = dc[KITE_DEQUE_TOP];
   if (b - t < 0) {
     dc[KITE_DEQUE_BOTTOM] = t;
@@ -351,8 +516,8 @@ long kite_try_steal(kite_ctx *c) {
  * the Kite call that started it, or -1. */
 void kite_ready_at(kite_ctx *c, int rec, int code, int site) {
   long e = KITE_ENTRY(code, rec);
-  if (c->next == KITE_NONE) c->next = e;
-  else kite_push(c, e, site);
+  if (KITE_WIDE || c->next != KITE_NONE) kite_push(c, e, site);
+  else c->next = e;
 }
 
 void kite_ready(kite_ctx *c, int rec, int code) { kite_ready_at(c, rec, code, -1); }
@@ -381,7 +546,12 @@ void kite_finish(kite_ctx *c, int rec) {
 
 /* ---- The heap -------------------------------------------------------------- */
 
+/* Longs of heap a worker (a lane, when wide) takes at a time. */
+#if KITE_WIDE
+#define KITE_HEAP_CHUNK 256L
+#else
 #define KITE_HEAP_CHUNK 4096L
+#endif
 /* Where a failed access points, so that the block can finish harmlessly
  * while the run stops: heap[2..8) is never allocated (kite_abi.h). */
 #define KITE_SCRATCH 2L
@@ -538,57 +708,10 @@ void kite_span_end(kite_ctx *c, __global long *st) {
   st[KITE_STAT_TRACE_SPANS] = k + 1;
 }
 
-/* ---- The kernel ------------------------------------------------------------ */
+/* ---- Narrow workers: one work-item each ----------------------------------- */
 
-__kernel void kite_uber(__global long *frames, __global long *deques, __global int *deque_ctl,
-                        __global long *printbuf, __global int *ctl, __global long *ctl64,
-                        __global long *stats, __global int *params, __global long *heap) {
-  kite_ctx ctx;
-  kite_ctx *c = &ctx;
-  c->frames = frames;
-  c->deques = deques;
-  c->deque_ctl = deque_ctl;
-  c->printbuf = printbuf;
-  c->ctl = ctl;
-  c->ctl64 = ctl64;
-  c->heap = heap;
-  c->heap_cur = c->heap_end = 0;
-  for (int k = 0; k < KITE_HEAP_CLASSES; ++k) c->heap_free[k] = 0;
-  c->worker = (int)get_global_id(0);
-  c->num_workers = params[KITE_PARAM_NUM_WORKERS];
-  c->num_frames = params[KITE_PARAM_NUM_FRAMES];
-  c->deque_mask = params[KITE_PARAM_DEQUE_CAP] - 1;
-  c->print_cap = params[KITE_PARAM_PRINT_CAP];
-  if (c->worker >= c->num_workers) return;
-
-  if (params[KITE_PARAM_MODE] == KITE_MODE_PROBE) {
-    /* Are all workers resident at once? Each checks in and waits, boundedly,
-     * for the others; one that gives up says so. */
-    atomic_inc(&c->ctl[KITE_CTL_PROBE_ARRIVED]);
-    int limit = params[KITE_PARAM_SPIN_LIMIT];
-    for (int i = 0; i < limit; ++i)
-      if (c->ctl[KITE_CTL_PROBE_ARRIVED] >= c->num_workers) return;
-    atomic_xchg(&c->ctl[KITE_CTL_PROBE_FAILED], 1);
-    return;
-  }
-
-  c->next = KITE_NONE;
-  c->free_head = -1;
-  c->free_count = 0;
-  c->spare = -1;
-  c->rng = 2463534242u ^ (uint)(c->worker * 7919 + 1);
-  c->n_tasks = c->n_conts = c->n_steal_tries = c->n_steals = 0;
-  c->trace_cap = params[KITE_PARAM_TRACE_CAP];
-  long stride = KITE_STATS_WORDS + (long)KITE_TRACE_SPAN_WORDS * c->trace_cap;
-  __global long *st = stats + (long)c->worker * stride;
-  c->trace = c->trace_cap > 0 ? st + KITE_STATS_WORDS : 0;
+void kite_run_narrow(kite_ctx *c, __global long *st) {
   int busy = 0; /* tracing: in a span */
-
-  if (c->worker == 0 && c->ctl[KITE_CTL_STARTED] == 0) {
-    c->ctl[KITE_CTL_STARTED] = 1;
-    kite_start_main(c);
-  }
-
   uint iter = 0;
   int backoff = 0;
   for (;;) {
@@ -629,12 +752,474 @@ __kernel void kite_uber(__global long *frames, __global long *deques, __global i
     kite_block(c, (int)(e & 0xffffffffL), (int)(e >> 32));
   }
   if (c->trace && busy) kite_span_end(c, st);
+}
+
+/* ---- Wide workers: KITE_LANES work-items each ------------------------------ */
+
+#if KITE_WIDE
+/* A worker is a work-group of W = KITE_LANES work-items (a warp), and runs
+ * in rounds. Lane 0 alone schedules between rounds; in a round each lane
+ * runs at most one block. Two barriers split a round:
+ *
+ *   schedule (lane 0): account for what the last round queued, publish
+ *     what it put on the global deque, and copy this round's entries to
+ *     chunk[]: up to W of the newest in the local queue, from its fullest
+ *     ring first; if it is empty, up to W popped from this worker's global
+ *     deque; if that is empty too, up to W stolen from the victim that last
+ *     round's probes found fullest. An idle worker waits a little longer
+ *     after each round that found nothing (on NVIDIA: nanosleep).
+ *   run (every lane): take its entry and run the block; before that, copy
+ *     entries being shared from the local queue to the global deque, and,
+ *     when the worker is idle, KITE_PROBES lanes look at a random victim's
+ *     deque each. What a block makes
+ *     ready goes to the local queue (a local atomic reserves the slot), or,
+ *     once that is full, to the global deque past its bottom.
+ *
+ * Divergence. The lanes of a warp that run different block codes run one
+ * code after another. The local queue therefore has KITE_CLASSES rings,
+ * an entry going to ring (code mod KITE_CLASSES), and a round takes its
+ * entries from the fullest ring: in fib(n), say, 32 calls at a time, or 32
+ * continuations, rather than a mix of both.
+ *
+ * Sharing. The local queue is this worker's alone: nobody can steal from
+ * it. Entries move to the global deque when a ring is nearly full (its
+ * oldest, the ones likely to be the largest tasks) and, so that idle
+ * workers find work, when a worker that holds more than a round's entries
+ * finds its global deque emptied (it looks every other round): up to half
+ * of them, the oldest of its fullest ring.
+ *
+ * The global deque is Chase and Lev's, taken by chunks: a thief reads top,
+ * then bottom, then entries [top, top + s) with s at most half of what it
+ * saw and at most W, and claims them with one compare-and-swap of top. The
+ * owner pops k <= W from the bottom: it lowers bottom, fences, reads top;
+ * if at least W entries remain below, no thief can reach its k (a thief's
+ * range starts at the top the owner read and spans at most W); otherwise
+ * it takes up to k from the top with a compare-and-swap, as a thief would,
+ * and puts bottom back.
+ *
+ * Progress: no lane ever waits for another lane except at the barriers,
+ * which every lane reaches after at most one block, and a block never
+ * waits for anything; between workers every operation is lock-free. */
+
+/* Lane 0: entries popped from this worker's global deque into chunk[at ..]. */
+int kite_pop_chunk(kite_ctx *c, int at) {
+  __local kite_worker *w = c->w;
+  volatile __global int *dc = c->deque_ctl + c->worker * KITE_DEQUE_CTL_STRIDE;
+  volatile __global long *q = c->deques + (long)c->worker * (c->deque_mask + 1);
+  int B = w->bottom;
+  int t = dc[KITE_DEQUE_TOP];
+  if (B - t <= 0) {
+    w->top_seen = t;
+    return 0;
+  }
+  int k = min(B - t, KITE_LANES - at);
+  int b = B - k;
+  atomic_xchg(&dc[KITE_DEQUE_BOTTOM], b);
+  KITE_FENCE_SC();
+  t = dc[KITE_DEQUE_TOP];
+  if (b - t >= KITE_LANES) {
+    for (int i = 0; i < k; ++i) w->chunk[at + i] = q[(b + i) & c->deque_mask];
+    w->bottom = b;
+    w->top_seen = t;
+    return k;
+  }
+  /* Few entries: race the thieves for them at the top. */
+  for (;;) {
+    int m = min(k, B - t);
+    if (m <= 0) {
+      dc[KITE_DEQUE_BOTTOM] = B;
+      w->top_seen = t;
+      return 0;
+    }
+    for (int i = 0; i < m; ++i) w->chunk[at + i] = q[(t + i) & c->deque_mask];
+    KITE_FENCE();
+    if (atomic_cmpxchg(&dc[KITE_DEQUE_TOP], t, t + m) == t) {
+      dc[KITE_DEQUE_BOTTOM] = B;
+      w->top_seen = t + m;
+      return m;
+    }
+    t = dc[KITE_DEQUE_TOP];
+  }
+}
+
+/* Lane 0: entries stolen from `victim` into chunk[]; 0 if none. */
+int kite_steal_chunk(kite_ctx *c, int victim) {
+  __local kite_worker *w = c->w;
+  volatile __global int *dc = c->deque_ctl + victim * KITE_DEQUE_CTL_STRIDE;
+  volatile __global long *q = c->deques + (long)victim * (c->deque_mask + 1);
+  int t = dc[KITE_DEQUE_TOP];
+  KITE_FENCE();
+  int b = dc[KITE_DEQUE_BOTTOM];
+  if (b - t <= 0) return 0;
+  int s = min((b - t + 1) / 2, KITE_LANES);
+  for (int i = 0; i < s; ++i) w->chunk[i] = q[(t + i) & c->deque_mask];
+  KITE_FENCE();
+  if (atomic_cmpxchg(&dc[KITE_DEQUE_TOP], t, t + s) != t) return 0;
+  return s;
+}
+
+/* Lane 0, before a launch ends by a yield: the local queue goes onto the
+ * global deque, which outlives the launch. */
+void kite_flush_local(kite_ctx *c) {
+  __local kite_worker *w = c->w;
+  volatile __global int *dc = c->deque_ctl + c->worker * KITE_DEQUE_CTL_STRIDE;
+  volatile __global long *q = c->deques + (long)c->worker * (c->deque_mask + 1);
+  int t = dc[KITE_DEQUE_TOP];
+  for (int k = 0; k < KITE_CLASSES; ++k) {
+    for (; w->head[k] != w->tail[k]; w->head[k] += 1) {
+      if (w->bottom - t > c->deque_mask) {
+        kite_error(c, KITE_ERR_QUEUE, -1, c->deque_mask + 1, 0);
+        return;
+      }
+      q[w->bottom & c->deque_mask] = w->lq[k][w->head[k] & KITE_CLASS_MASK];
+      w->bottom += 1;
+    }
+  }
+  KITE_FENCE();
+  dc[KITE_DEQUE_BOTTOM] = w->bottom;
+}
+
+/* Lane 0, between rounds: see the comment above. */
+void kite_schedule(kite_ctx *c, __global long *st, int *busy) {
+  __local kite_worker *w = c->w;
+  volatile __global int *dc = c->deque_ctl + c->worker * KITE_DEQUE_CTL_STRIDE;
+
+  /* 1. The round that ended: what its lanes queued and shared. */
+  int count = 0, fullest = 0;
+  for (int k = 0; k < KITE_CLASSES; ++k) {
+    w->tail[k] += min(w->spawned[k], w->room[k]);
+    w->spawned[k] = 0;
+    int here = w->tail[k] - w->head[k];
+    count += here;
+    if (here > w->tail[fullest] - w->head[fullest]) fullest = k;
+  }
+  int published = w->share_n + w->overflow;
+  if (published > 0) {
+    KITE_FENCE(); /* the entries, and the records they name, before bottom */
+    w->bottom += published;
+    dc[KITE_DEQUE_BOTTOM] = w->bottom;
+  }
+  w->overflow = 0;
+  w->share_n = 0;
+  if (w->n > 0) {
+    w->stat[KITE_STAT_ROUNDS] += 1;
+    w->stat[KITE_STAT_LANE_BLOCKS] += w->n;
+    if (c->trace) c->span_blocks += w->n;
+    uint paths = popcount(w->codes[0]) + popcount(w->codes[1]) + popcount(w->codes[2]) +
+                 popcount(w->codes[3]);
+    w->stat[KITE_STAT_PATHS] += paths;
+    w->codes[0] = w->codes[1] = w->codes[2] = w->codes[3] = 0;
+  }
+
+  /* Keep the lanes' exchange of free records between an eighth and seven
+   * eighths full, through the global stacks. */
+  int stocked = 0;
+  for (int i = 0; i < KITE_LOCAL_CHUNKS; ++i) stocked += w->chunks[i] >= 0;
+  if (stocked < KITE_LOCAL_CHUNKS / 8) {
+    for (int i = 0; i < KITE_LOCAL_CHUNKS && stocked < KITE_LOCAL_CHUNKS / 2; ++i) {
+      if (w->chunks[i] >= 0) continue;
+      int chunk = kite_take_chunk(c);
+      if (chunk < 0) break;
+      c->n_chunk_ops += 1;
+      w->chunks[i] = chunk;
+      stocked += 1;
+    }
+    KITE_FENCE(); /* the chunks' links, for the lanes */
+  } else if (stocked > 7 * KITE_LOCAL_CHUNKS / 8) {
+    for (int i = 0; i < KITE_LOCAL_CHUNKS && stocked > KITE_LOCAL_CHUNKS / 2; ++i) {
+      if (w->chunks[i] < 0) continue;
+      kite_give_chunk(c, w->chunks[i]);
+      c->n_chunk_ops += 1;
+      w->chunks[i] = -1;
+      stocked -= 1;
+    }
+  }
+
+  /* 2. Stop? Lane 0 read the flags during the last round (a print that
+   * passes the buffer's limit asks every worker to leave soon: the buffer's
+   * headroom is two prints per lane). */
+  w->round += 1;
+  if (w->top_next - w->top_seen > 0) w->top_seen = w->top_next; /* top only grows */
+  int flags = w->flags_next;
+  w->flags_next = 0;
+  if (count == 0) flags = c->ctl[KITE_CTL_DONE] | c->ctl[KITE_CTL_YIELD] | c->ctl[KITE_CTL_STOP];
+  if (flags) {
+    if (!(c->ctl[KITE_CTL_DONE] | c->ctl[KITE_CTL_STOP])) kite_flush_local(c);
+    w->stop = 1;
+    w->n = 0;
+    return;
+  }
+
+  /* 3. Move entries to the global deque: the oldest of the fullest ring
+   * when it has less than a round's room left (so that what the lanes
+   * make ready next stays local, and the global deque holds the oldest,
+   * likely largest, tasks), or, when thieves have emptied the global deque,
+   * up to half of its entries (at least a round's worth), keeping a round's
+   * worth here. The ring's slots
+   * they leave are reused only next round, after the lanes copied them. */
+  int share_head = w->head[fullest];
+  int in_fullest = w->tail[fullest] - w->head[fullest];
+  int m = 0;
+  if (in_fullest > KITE_CLASS_CAP - KITE_LANES) {
+    m = in_fullest - (KITE_CLASS_CAP - KITE_LANES);
+  } else if (count > KITE_LANES && c->num_workers > 1) {
+    if (w->bottom - w->top_seen <= 0)
+      m = min(min(count - KITE_LANES, max(KITE_LANES, count / 2)), in_fullest);
+  }
+  if (m > 0) {
+    int free = c->deque_mask + 1 - (w->bottom - w->top_seen);
+    if (m > free) {
+      w->top_seen = dc[KITE_DEQUE_TOP];
+      free = c->deque_mask + 1 - (w->bottom - w->top_seen);
+    }
+    m = min(m, free);
+  }
+  if (m > 0) {
+    w->share_class = fullest;
+    w->share_from = w->head[fullest];
+    w->share_n = m;
+    w->head[fullest] += m;
+    count -= m;
+  }
+  /* Overflow past the bottom must find room: look at top again when the
+   * deque looks more than half full. */
+  if (w->bottom - w->top_seen > (c->deque_mask + 1) / 2) w->top_seen = dc[KITE_DEQUE_TOP];
+
+  /* 4. This round's entries: the newest of one ring, then of the others
+   * while lanes are left. The ring: the next after the last one taken that
+   * holds a round's worth (so that no ring starves: in fib(n) the calls
+   * would otherwise keep the continuations waiting), else the fullest. */
+  int first = fullest;
+  for (int r = 1; r <= KITE_CLASSES; ++r) {
+    int k = (w->last + r) & (KITE_CLASSES - 1);
+    if (w->tail[k] - w->head[k] >= KITE_LANES) {
+      first = k;
+      break;
+    }
+  }
+  w->last = first;
+  int n = 0, stolen = 0;
+  for (int r = 0; r < KITE_CLASSES && n < KITE_LANES; ++r) {
+    int k = (first + r) & (KITE_CLASSES - 1);
+    int take = min(w->tail[k] - w->head[k], KITE_LANES - n);
+    for (int i = 0; i < take; ++i) w->chunk[n + i] = w->lq[k][(w->tail[k] - 1 - i) & KITE_CLASS_MASK];
+    w->tail[k] -= take;
+    n += take;
+  }
+  if (n == 0) {
+    n = kite_pop_chunk(c, 0);
+    if (n == 0 && w->probe) {
+      /* The lanes probed last round: the fullest deque they saw. */
+      int best = 0;
+      for (int l = 1; l < KITE_PROBES; ++l)
+        if (w->sizes[l] > w->sizes[best]) best = l;
+      if (w->sizes[best] > 0) {
+        c->n_steal_tries += 1;
+        n = kite_steal_chunk(c, w->victims[best]);
+        if (n > 0) {
+          c->n_steals += 1;
+          stolen = 1;
+        }
+      }
+    }
+  }
+  w->n = n;
+  w->probe = (n == 0 && c->num_workers > 1);
+  for (int k = 0; k < KITE_CLASSES; ++k) {
+    int from = (w->share_n > 0 && k == w->share_class) ? share_head : w->head[k];
+    w->room[k] = KITE_CLASS_CAP - (w->tail[k] - from);
+  }
+
+  if (n == 0) {
+    w->idle += 1;
+    w->stat[KITE_STAT_IDLE_ROUNDS] += 1;
+    if (c->trace && *busy) {
+      kite_span_end(c, st);
+      *busy = 0;
+    }
+#if defined(KITE_NVIDIA)
+    /* Idle: wait a little longer after each round that found nothing, up
+     * to 2 us, so that thousands of idle warps do not keep the memory
+     * system busy for the few that have work. */
+    uint ns = 32u << min(w->idle, 6);
+    asm volatile("nanosleep.u32 %0;" ::"r"(ns));
+#endif
+  } else {
+    w->idle = 0;
+    if (c->trace && !*busy) {
+      kite_span_begin(c, stolen);
+      *busy = 1;
+    }
+  }
+}
+
+void kite_run_wide(kite_ctx *c, __global long *st, int simd_stats) {
+  __local kite_worker *w = c->w;
+  volatile __global int *dc = c->deque_ctl + c->worker * KITE_DEQUE_CTL_STRIDE;
+  volatile __global long *q = c->deques + (long)c->worker * (c->deque_mask + 1);
+  int busy = 0; /* lane 0, tracing: in a span */
+#if defined(KITE_NVIDIA)
+  ulong scheduled = 0; /* lane 0: when the last schedule ended */
+#endif
+  if (c->lane == 0) {
+    for (int k = 0; k < KITE_CLASSES; ++k) {
+      w->head[k] = w->tail[k] = w->spawned[k] = 0;
+      w->room[k] = KITE_CLASS_CAP;
+    }
+    w->overflow = 0;
+    w->n = 0;
+    w->bottom = dc[KITE_DEQUE_BOTTOM];
+    w->top_seen = w->top_next = dc[KITE_DEQUE_TOP];
+    w->flags_next = 0;
+    w->share_n = 0;
+    w->probe = 0;
+    w->stop = 0;
+    w->idle = 0;
+    w->last = 0;
+    w->round = 0;
+    w->codes[0] = w->codes[1] = w->codes[2] = w->codes[3] = 0;
+    for (int i = 0; i < KITE_LOCAL_CHUNKS; ++i) w->chunks[i] = -1;
+    for (int i = 0; i < KITE_STATS_WORDS; ++i) w->stat[i] = 0;
+    if (c->worker == 0 && c->ctl[KITE_CTL_STARTED] == 0) {
+      c->ctl[KITE_CTL_STARTED] = 1;
+      kite_start_main(c);
+    }
+  }
+  for (;;) {
+    if (c->pushed_global) {
+      KITE_FENCE();
+      c->pushed_global = 0;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+    if (c->lane == 0) {
+#if defined(KITE_NVIDIA)
+      /* --stats: where a round's time goes. */
+      ulong now;
+      asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+      if (w->n > 0) w->stat[KITE_STAT_ROUND_NS] += (long)(now - scheduled);
+      kite_schedule(c, st, &busy);
+      asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(scheduled));
+      if (w->n > 0) w->stat[KITE_STAT_SCHEDULE_NS] += (long)(scheduled - now);
+#else
+      kite_schedule(c, st, &busy);
+#endif
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (w->stop) break;
+    long e = c->lane < w->n ? w->chunk[c->lane] : KITE_NONE;
+    for (int i = c->lane; i < w->share_n; i += KITE_LANES) {
+      q[(w->bottom + i) & c->deque_mask] =
+          w->lq[w->share_class][(w->share_from + i) & KITE_CLASS_MASK];
+      c->pushed_global = 1;
+    }
+    if (w->probe && c->lane < KITE_PROBES) {
+      c->rng ^= c->rng << 13;
+      c->rng ^= c->rng >> 17;
+      c->rng ^= c->rng << 5;
+      int v = (int)(c->rng % (uint)(c->num_workers - 1));
+      if (v >= c->worker) v += 1;
+      volatile __global int *vc = c->deque_ctl + v * KITE_DEQUE_CTL_STRIDE;
+      int t = vc[KITE_DEQUE_TOP];
+      int b = vc[KITE_DEQUE_BOTTOM];
+      w->victims[c->lane] = v;
+      w->sizes[c->lane] = b - t;
+    }
+    if (e != KITE_NONE) {
+      int code = (int)(e >> 32);
+      if (simd_stats) atomic_or(&w->codes[(code >> 5) & 3], 1u << (code & 31));
+      KITE_FENCE();
+      kite_block(c, (int)(e & 0xffffffffL), code);
+    }
+    if (c->lane == 0) {
+      /* For the next schedule, read while the other lanes finish. */
+      w->top_next = dc[KITE_DEQUE_TOP];
+      w->flags_next = c->ctl[KITE_CTL_DONE] | c->ctl[KITE_CTL_YIELD] | c->ctl[KITE_CTL_STOP];
+    }
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (c->lane == 0) {
+    if (c->trace && busy) kite_span_end(c, st);
+    for (int i = 0; i < KITE_LOCAL_CHUNKS; ++i)
+      if (w->chunks[i] >= 0) kite_give_chunk(c, w->chunks[i]);
+    for (int i = KITE_STAT_ROUNDS; i < KITE_STATS_WORDS; ++i) st[i] += w->stat[i];
+  }
+}
+#endif
+
+/* ---- The kernel ------------------------------------------------------------ */
+
+__kernel void kite_uber(__global long *frames, __global long *deques, __global int *deque_ctl,
+                        __global long *printbuf, __global int *ctl, __global long *ctl64,
+                        __global long *stats, __global int *params, __global long *heap) {
+#if KITE_WIDE
+  __local kite_worker worker_state;
+#endif
+  kite_ctx ctx;
+  kite_ctx *c = &ctx;
+  c->frames = frames;
+  c->deques = deques;
+  c->deque_ctl = deque_ctl;
+  c->printbuf = printbuf;
+  c->ctl = ctl;
+  c->ctl64 = ctl64;
+  c->heap = heap;
+  c->heap_cur = c->heap_end = 0;
+  for (int k = 0; k < KITE_HEAP_CLASSES; ++k) c->heap_free[k] = 0;
+  c->worker = (int)get_group_id(0);
+  c->lane = (int)get_local_id(0);
+  c->num_workers = params[KITE_PARAM_NUM_WORKERS];
+  c->num_frames = params[KITE_PARAM_NUM_FRAMES];
+  c->deque_mask = params[KITE_PARAM_DEQUE_CAP] - 1;
+  c->print_cap = params[KITE_PARAM_PRINT_CAP];
+  if (c->worker >= c->num_workers) return;
+
+  if (params[KITE_PARAM_MODE] == KITE_MODE_PROBE) {
+    /* Are all workers resident at once? Each checks in and waits, boundedly,
+     * for the others; one that gives up says so. */
+    if (c->lane != 0) return;
+    atomic_inc(&c->ctl[KITE_CTL_PROBE_ARRIVED]);
+    int limit = params[KITE_PARAM_SPIN_LIMIT];
+    for (int i = 0; i < limit; ++i)
+      if (c->ctl[KITE_CTL_PROBE_ARRIVED] >= c->num_workers) return;
+    atomic_xchg(&c->ctl[KITE_CTL_PROBE_FAILED], 1);
+    return;
+  }
+
+  c->next = KITE_NONE;
+  c->free_head = -1;
+  c->free_count = 0;
+  c->spare = -1;
+  c->rng = 2463534242u ^ (uint)((c->worker * KITE_LANES + c->lane) * 7919 + 1);
+  c->n_tasks = c->n_conts = c->n_steal_tries = c->n_steals = c->n_chunk_ops = 0;
+  c->trace_cap = params[KITE_PARAM_TRACE_CAP];
+  long stride = KITE_STATS_WORDS + (long)KITE_TRACE_SPAN_WORDS * c->trace_cap;
+  __global long *st = stats + (long)c->worker * stride;
+  c->trace = (c->trace_cap > 0 && c->lane == 0) ? st + KITE_STATS_WORDS : 0;
+
+#if KITE_WIDE
+  c->w = &worker_state;
+  c->pushed_global = 0;
+  kite_run_wide(c, st, params[KITE_PARAM_SIMD_STATS]);
+#else
+  if (c->worker == 0 && c->ctl[KITE_CTL_STARTED] == 0) {
+    c->ctl[KITE_CTL_STARTED] = 1;
+    kite_start_main(c);
+  }
+  kite_run_narrow(c, st);
+#endif
 
   /* Records on the private list would be lost with this launch. */
   if (c->free_head >= 0) kite_give_chunk(c, c->free_head);
   if (c->spare >= 0) kite_give_chunk(c, c->spare);
+#if KITE_WIDE
+  atom_add(&st[KITE_STAT_TASKS], c->n_tasks);
+  atom_add(&st[KITE_STAT_CONTS], c->n_conts);
+  atom_add(&st[KITE_STAT_CHUNK_OPS], c->n_chunk_ops);
+  if (c->lane != 0) return;
+#else
   st[KITE_STAT_TASKS] += c->n_tasks;
   st[KITE_STAT_CONTS] += c->n_conts;
+#endif
   st[KITE_STAT_STEAL_TRIES] += c->n_steal_tries;
   st[KITE_STAT_STEALS] += c->n_steals;
   st[KITE_STAT_LAUNCHES] += 1;

@@ -10,6 +10,12 @@ config.test_source_root = os.path.dirname(__file__)
 # Test outputs go to the build tree, not beside the sources; one tree per
 # kite_device (below), so that suites run for different devices can run at once.
 exec_suffix = "" if lit_config.params.get("kite_device", "cpu") == "cpu" else "-" + lit_config.params["kite_device"]
+# --param kite_lanes=N runs kite-run with wide workers of N lanes (on PoCL
+# too: a work-group of N work-items per worker), to test that scheduler.
+kite_lanes = lit_config.params.get("kite_lanes", "")
+if kite_lanes:
+    exec_suffix += "-lanes" + kite_lanes
+    config.available_features.add("wide")
 config.test_exec_root = os.path.join(lit_config.params.get("kite_bin", "/tmp/kite-lit"), "..", "tests-out" + exec_suffix)
 
 # The OpenCL loader and drivers find their devices through these; the
@@ -36,12 +42,13 @@ config.substitutions.append(("%kite-interp", os.path.join(bin_dir, "kite-interp"
 # first: lit substitutes in order, and %run is a prefix of it.
 kite_device = lit_config.params.get("kite_device", "cpu")
 run_device = kite_device if kite_device != "interp" else lit_config.params.get("kite_run_device", "cpu")
-config.substitutions.append(("%run-device", os.path.join(bin_dir, "kite-run") + " --device " + run_device))
+lanes_flag = " --lanes " + kite_lanes if kite_lanes else ""
+config.substitutions.append(("%run-device", os.path.join(bin_dir, "kite-run") + " --device " + run_device + lanes_flag))
 if kite_device == "interp":
     config.substitutions.append(("%run", os.path.join(bin_dir, "kite-interp")))
     config.available_features.add("interp")
 else:
-    config.substitutions.append(("%run", os.path.join(bin_dir, "kite-run") + " --device " + kite_device))
+    config.substitutions.append(("%run", os.path.join(bin_dir, "kite-run") + " --device " + kite_device + lanes_flag))
 if run_device != "cpu":
     config.available_features.add("gpu")
 # %edit-kart changes a header line of an artifact (tests/Inputs/edit-kart.py).

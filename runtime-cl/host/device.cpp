@@ -79,6 +79,19 @@ Program program_from_binary(cl_context context, const Device &device, const std:
   return program;
 }
 
+// The vendors' own queries for the lanes that run in lockstep.
+uint32_t simd_width(cl_device_id id) {
+  constexpr cl_device_info kWarpSizeNv = 0x4003;         // CL_DEVICE_WARP_SIZE_NV
+  constexpr cl_device_info kWavefrontWidthAmd = 0x4043;  // CL_DEVICE_WAVEFRONT_WIDTH_AMD
+  cl_uint width = 0;
+  if (clGetDeviceInfo(id, kWarpSizeNv, sizeof width, &width, nullptr) == CL_SUCCESS && width > 0)
+    return width;
+  if (clGetDeviceInfo(id, kWavefrontWidthAmd, sizeof width, &width, nullptr) == CL_SUCCESS &&
+      width > 0)
+    return width;
+  return 0;
+}
+
 }  // namespace
 
 const char *Device::type_name() const {
@@ -123,6 +136,9 @@ std::vector<Device> list_devices() {
       d.compute_units = device_value<cl_uint>(id, CL_DEVICE_MAX_COMPUTE_UNITS);
       d.global_mem = device_value<cl_ulong>(id, CL_DEVICE_GLOBAL_MEM_SIZE);
       d.max_alloc = device_value<cl_ulong>(id, CL_DEVICE_MAX_MEM_ALLOC_SIZE);
+      d.local_mem = device_value<cl_ulong>(id, CL_DEVICE_LOCAL_MEM_SIZE);
+      d.max_group = device_value<size_t>(id, CL_DEVICE_MAX_WORK_GROUP_SIZE);
+      d.simd_width = simd_width(id);
       devices.push_back(std::move(d));
     }
   }
@@ -163,12 +179,18 @@ const Device &select_device(const std::vector<Device> &devices, const std::strin
   return devices[index];
 }
 
-DeviceProgram build_program(const Device &device, const std::string &opencl, const Cache &cache) {
+DeviceProgram build_program(const Device &device, const std::string &opencl,
+                            const WorkerShape &shape, const Cache &cache) {
   DeviceProgram p;
+  p.shape = shape;
   p.options = device.is_cpu() ? "-cl-std=CL1.2 -w -DKITE_CPU=1" : "-cl-std=CL1.2 -w -DKITE_GPU=1";
   // NVIDIA's mem_fence orders memory only within a work-group; the scheduler
   // needs a device-wide fence there (runtime-cl/scheduler.cl, KITE_FENCE).
   if (device.platform_name.find("NVIDIA") != std::string::npos) p.options += " -DKITE_NVIDIA=1";
+  if (shape.lanes > 1) {
+    p.options += fmt::format(" -DKITE_LANES={} -DKITE_LOCAL_QUEUE={}", shape.lanes,
+                             shape.local_queue);
+  }
   p.cache_key = fnv1a({"kite-run program cache 1", opencl, p.options, device.name, device.version,
                        device.driver_version});
 

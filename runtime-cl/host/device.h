@@ -24,6 +24,9 @@ struct Device {
   cl_uint compute_units = 0;
   cl_ulong global_mem = 0;
   cl_ulong max_alloc = 0;  // CL_DEVICE_MAX_MEM_ALLOC_SIZE
+  cl_ulong local_mem = 0;  // CL_DEVICE_LOCAL_MEM_SIZE
+  size_t max_group = 1;    // CL_DEVICE_MAX_WORK_GROUP_SIZE
+  uint32_t simd_width = 0; // lanes that run in lockstep (NVIDIA's warp, AMD's wavefront); 0: unknown
 
   bool is_cpu() const { return (type & CL_DEVICE_TYPE_CPU) != 0; }
   bool is_gpu() const { return (type & CL_DEVICE_TYPE_GPU) != 0; }
@@ -41,21 +44,30 @@ void print_devices(const std::vector<Device> &devices, std::FILE *out);
 // CPU device, else the first device). Throws RunError if there is none.
 const Device &select_device(const std::vector<Device> &devices, const std::string &spec);
 
+// The shape of a worker, fixed when the program is built.
+struct WorkerShape {
+  uint32_t lanes = 1;        // work-items per worker (KITE_LANES)
+  uint32_t local_queue = 0;  // entries in a wide worker's local queue (KITE_LOCAL_QUEUE)
+};
+
 // A context and in-order queue on one device, and the built kite_uber kernel.
 struct DeviceProgram {
   Context context;
   Queue queue;
   Program program;
   Kernel kernel;
+  WorkerShape shape;        // every launch's work-groups are shape.lanes work-items
   std::string options;      // the build options used
   uint64_t cache_key = 0;   // hash of source, options and device; keys the caches
   bool from_cache = false;  // the binary came from the cache
 };
 
 // Builds `opencl` for `device` with -cl-std=CL1.2 -w (the generated code's warnings
-// are not the user's business; PoCL prints their count on stderr) and -DKITE_GPU=1 or
-// -DKITE_CPU=1, loading or storing the binary through `cache`. On a build
-// failure prints the build log to stderr and throws RunError.
-DeviceProgram build_program(const Device &device, const std::string &opencl, const Cache &cache);
+// are not the user's business; PoCL prints their count on stderr), -DKITE_GPU=1 or
+// -DKITE_CPU=1 and, for wide workers, -DKITE_LANES and -DKITE_LOCAL_QUEUE, loading or
+// storing the binary through `cache`. On a build failure prints the build log to
+// stderr and throws RunError.
+DeviceProgram build_program(const Device &device, const std::string &opencl,
+                            const WorkerShape &shape, const Cache &cache);
 
 }  // namespace kite::host

@@ -31,8 +31,8 @@ void bind(cl_kernel kernel, const std::array<const Buffer *, 9> &buffers) {
   for (cl_uint i = 0; i < buffers.size(); ++i) set_arg(kernel, i, *buffers[i]);
 }
 
-void enqueue_grid(cl_command_queue queue, cl_kernel kernel, size_t workers) {
-  size_t global = workers, local = 1;
+void enqueue_grid(cl_command_queue queue, cl_kernel kernel, size_t workers, size_t lanes) {
+  size_t global = workers * lanes, local = lanes;
   check_cl(clEnqueueNDRangeKernel(queue, kernel, 1, nullptr, &global, &local, 0, nullptr, nullptr),
            "cannot launch kite_uber");
   check_cl(clFinish(queue), "kite_uber failed");
@@ -93,6 +93,7 @@ DeviceRun::DeviceRun(const Device &device, DeviceProgram &program, const RunShap
   params[KITE_PARAM_PRINT_CAP] = static_cast<int32_t>(shape.print_cap);
   params[KITE_PARAM_MODE] = KITE_MODE_RUN;
   params[KITE_PARAM_TRACE_CAP] = static_cast<int32_t>(shape.trace_cap);
+  params[KITE_PARAM_SIMD_STATS] = shape.simd_stats ? 1 : 0;
   auto write = [q](const Buffer &b, size_t bytes, const void *data) {
     check_cl(clEnqueueWriteBuffer(q, b.get(), CL_TRUE, 0, bytes, data, 0, nullptr, nullptr),
              "cannot write device memory");
@@ -212,7 +213,8 @@ void DeviceRun::read(const Buffer &buffer, size_t offset, size_t bytes, void *to
 }
 
 void DeviceRun::launch() {
-  enqueue_grid(program_.queue.get(), program_.kernel.get(), shape_.workers);
+  enqueue_grid(program_.queue.get(), program_.kernel.get(), shape_.workers,
+               program_.shape.lanes);
 }
 
 Ctl DeviceRun::read_ctl() {
@@ -311,7 +313,7 @@ class Prober {
     check_cl(clEnqueueWriteBuffer(q, ctl_.get(), CL_TRUE, 0, sizeof ctl, ctl.data(), 0, nullptr,
                                   nullptr),
              "cannot write device memory");
-    enqueue_grid(q, program_.kernel.get(), workers);
+    enqueue_grid(q, program_.kernel.get(), workers, program_.shape.lanes);
     check_cl(
         clEnqueueReadBuffer(q, ctl_.get(), CL_TRUE, 0, sizeof ctl, ctl.data(), 0, nullptr, nullptr),
         "cannot read the residency probe's result");

@@ -15,7 +15,7 @@ namespace kite::host {
 
 // Sizes of one run; every count fits the ABI's int params.
 struct RunShape {
-  uint32_t workers = 0;      // work-groups of one work-item each
+  uint32_t workers = 0;      // work-groups, one worker each
   uint32_t num_frames = 0;   // records in the pool
   uint32_t frame_words = 0;  // longs per record
   uint32_t deque_cap = 0;    // entries per deque, a power of two
@@ -23,6 +23,7 @@ struct RunShape {
   uint32_t print_limit = 0;  // ctl[KITE_CTL_PRINT_LIMIT]
   uint64_t heap_longs = 0;   // ctl64[KITE_CTL64_HEAP_SIZE]
   uint32_t trace_cap = 0;    // busy spans per worker for --trace; 0: no trace
+  bool simd_stats = false;   // wide workers count the block codes of each round (--stats)
 
   // Longs per worker in the statistics buffer (its spans follow its stats).
   size_t stats_stride() const { return KITE_STATS_WORDS + size_t(KITE_TRACE_SPAN_WORDS) * trace_cap; }
@@ -90,7 +91,7 @@ class DeviceRun {
   std::vector<Span> spans_;
 };
 
-// How many single-work-item groups of kite_uber are resident at once on the
+// How many work-groups of kite_uber are resident at once on the
 // device, measured with KITE_MODE_PROBE launches (largest that passes, from
 // compute_units up to 64 times that). Cached under the program's cache key.
 struct ProbeResult {

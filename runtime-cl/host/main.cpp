@@ -69,10 +69,14 @@ double ms_since(Clock::time_point start) {
 // give each room for thousands of levels, a GPU's thousands get less each.
 constexpr uint32_t kDefaultDequeCapCpu = 65536;
 constexpr uint32_t kDefaultDequeCapGpu = 8192;
+// Entries of a wide worker's local queue per lane (kite-run --local-queue):
+// it shares the GPU's on-chip memory with the L1 cache, which holds the
+// lanes' private state.
+constexpr uint32_t kLocalQueuePerLane = 64;
 constexpr uint64_t kDefaultPrintBytes = 8ull << 20;  // 1 Mi longs, or more for many workers
 // Half the print buffer is headroom for the prints in flight when one passes
-// the limit: at least this many longs per worker (a print of 31 items).
-constexpr uint64_t kHeadroomPerWorker = 64;
+// the limit: at least this many longs per work-item (a print of 31 items).
+constexpr uint64_t kHeadroomPerLane = 64;
 constexpr uint64_t kMaxPoolBytes = 1ull << 30;  // default record pool at most 1 GiB
 constexpr uint64_t kMaxHeapBytes = 1ull << 30;  // default heap at most 1 GiB
 constexpr uint64_t kMinHeapBytes = 1024;
@@ -93,6 +97,8 @@ struct Options {
   std::optional<uint64_t> records;
   std::optional<uint64_t> deque;
   std::optional<uint64_t> workers;
+  std::optional<uint64_t> lanes;
+  std::optional<uint64_t> local_queue;
   std::optional<std::string> print_bytes;
   std::optional<std::string> heap;  // --heap as written: 512M
   std::string trace;                // --trace: the Chrome trace-event file to write
@@ -111,6 +117,7 @@ struct Report {
   int launches = 0;
   RunShape shape;
   std::string workers_from;  // how the grid size was chosen
+  uint32_t lanes = 1, local_queue = 0;
   Ctl ctl{};
   Ctl64 ctl64{};
   std::vector<int64_t> stats;
@@ -121,8 +128,10 @@ struct Report {
 const std::set<std::string> kFlags = {"-t",         "--time",  "--stats", "--list-devices",
                                       "--no-cache", "--probe", "-h",      "--help",
                                       "--version"};
-const std::set<std::string> kValued = {"--device",       "--records", "--deque", "--workers",
-                                       "--print-buffer", "--heap",    "--trace", "--timeout"};
+const std::set<std::string> kValued = {"--device",      "--records",      "--deque",
+                                       "--workers",     "--lanes",        "--local-queue",
+                                       "--print-buffer", "--heap",        "--trace",
+                                       "--timeout"};
 
 bool is_option(const std::string &token) {
   if (kFlags.count(token) || kValued.count(token)) return true;
@@ -186,9 +195,16 @@ std::optional<int> parse_command_line(int argc, char **argv, Options &o) {
                  "8192 on a GPU)");
   app.add_option("--workers", o.workers,
                  "Workers (work-groups) to launch, instead of the measured number");
+  app.add_option("--lanes", o.lanes,
+                 "Work-items per worker, a power of two: 1 runs one task per worker; more run "
+                 "that many side by side in a work-group (default: 1 on a CPU, the SIMD width "
+                 "on a GPU)");
+  app.add_option("--local-queue", o.local_queue,
+                 "Entries in each wide worker's local-memory queue, a power of two of at least "
+                 "twice --lanes (default: 64 times --lanes)");
   app.add_option("--print-buffer", o.print_bytes,
                  "Bytes of device print buffer, with an optional K, M or G suffix (default: "
-                 "8 MiB, or 1 KiB per worker if more)")
+                 "8 MiB, or 1 KiB per work-item if more)")
       ->type_name("SIZE");
   app.add_option("--heap", o.heap,
                  "Bytes of device heap for arrays and other heap values, with an optional K, M "
@@ -281,6 +297,14 @@ void check_options(const Options &o) {
   if (o.workers && (*o.workers < 1 || *o.workers > (1u << 24))) {
     throw RunError("--workers must be between 1 and 16777216");
   }
+  auto power_of_two = [](uint64_t v) { return v >= 1 && (v & (v - 1)) == 0; };
+  if (o.lanes && (!power_of_two(*o.lanes) || *o.lanes > 1024)) {
+    throw RunError(fmt::format("--lanes must be a power of two from 1 to 1024, not {}", *o.lanes));
+  }
+  if (o.local_queue && (!power_of_two(*o.local_queue) || *o.local_queue > (1u << 16))) {
+    throw RunError(
+        fmt::format("--local-queue must be a power of two up to 65536, not {}", *o.local_queue));
+  }
   if (o.timeout && !(*o.timeout > 0 && *o.timeout <= kMaxTimeoutSeconds)) {
     throw RunError(fmt::format("--timeout must be a number of seconds above 0 and at most {:g}",
                                kMaxTimeoutSeconds));
@@ -288,7 +312,7 @@ void check_options(const Options &o) {
 }
 
 RunShape choose_shape(const Options &o, const Device &device, const Artifact &artifact,
-                      uint32_t workers) {
+                      uint32_t workers, uint32_t lanes) {
   constexpr uint64_t kIntMax = std::numeric_limits<int32_t>::max();
   RunShape s;
   s.workers = workers;
@@ -303,7 +327,8 @@ RunShape choose_shape(const Options &o, const Device &device, const Artifact &ar
   }
   s.deque_cap = static_cast<uint32_t>(
       o.deque.value_or(device.is_cpu() ? kDefaultDequeCapCpu : kDefaultDequeCapGpu));
-  const uint64_t least_cap = 2 * kHeadroomPerWorker * workers;
+  const uint64_t per_worker = 2 * kHeadroomPerLane * lanes;
+  const uint64_t least_cap = per_worker * workers;
   uint64_t print_cap = std::max(kDefaultPrintBytes / sizeof(int64_t), least_cap);
   if (o.print_bytes) {
     auto bytes = parse_size(*o.print_bytes);
@@ -316,7 +341,7 @@ RunShape choose_shape(const Options &o, const Device &device, const Artifact &ar
     if (print_cap < least_cap || print_cap > (1u << 30)) {
       throw RunError(
           fmt::format("--print-buffer must be between {} bytes ({} per worker) and 8 GiB",
-                      least_cap * sizeof(int64_t), 2 * kHeadroomPerWorker * sizeof(int64_t)));
+                      least_cap * sizeof(int64_t), per_worker * sizeof(int64_t)));
     }
   }
   s.print_cap = static_cast<uint32_t>(print_cap);
@@ -325,6 +350,34 @@ RunShape choose_shape(const Options &o, const Device &device, const Artifact &ar
       std::min({device.global_mem / 4, uint64_t(device.max_alloc), kMaxHeapBytes}));
   s.heap_longs = std::max<uint64_t>(heap / sizeof(int64_t), KITE_HEAP_FIRST);
   return s;
+}
+
+// The shape of a worker: its lanes and its local queue.
+WorkerShape choose_worker_shape(const Options &o, const Device &device) {
+  WorkerShape w;
+  w.lanes = static_cast<uint32_t>(
+      o.lanes.value_or(device.is_cpu() || device.simd_width == 0 ? 1 : device.simd_width));
+  if (w.lanes > device.max_group) {
+    throw RunError(fmt::format("--lanes {} is more than the device's work-groups hold ({})",
+                               w.lanes, device.max_group));
+  }
+  if (w.lanes == 1) {
+    if (o.local_queue) throw RunError("--local-queue needs wide workers (--lanes 2 or more)");
+    return w;
+  }
+  w.local_queue = static_cast<uint32_t>(o.local_queue.value_or(kLocalQueuePerLane * w.lanes));
+  if (w.local_queue < 2 * w.lanes) {
+    throw RunError(fmt::format("--local-queue must be at least twice --lanes ({})", 2 * w.lanes));
+  }
+  // The worker's local state: the queue, three arrays of lanes, some ints.
+  const uint64_t local_bytes = 8ull * w.local_queue + 16ull * w.lanes + 256;
+  if (local_bytes > device.local_mem) {
+    throw RunError(fmt::format(
+        "a local queue of {} entries needs {} bytes of local memory; the device has {} (try a "
+        "smaller --local-queue)",
+        w.local_queue, local_bytes, device.local_mem));
+  }
+  return w;
 }
 
 // The grid: one worker per resident work-group.
@@ -448,8 +501,42 @@ void print_stats(const Report &r) {
              double(heap_used) * 8 / (1 << 20), double(s.heap_longs) * 8 / (1 << 20),
              100.0 * double(heap_used) / double(s.heap_longs));
   fmt::print(stderr, "kite-run: stats: kernel launches       {}\n", r.launches);
-  fmt::print(stderr, "kite-run: stats: workers               {} ({}), work-groups of 1 work-item\n",
-             s.workers, r.workers_from);
+  if (r.lanes == 1) {
+    fmt::print(stderr,
+               "kite-run: stats: workers               {} ({}), work-groups of 1 work-item\n",
+               s.workers, r.workers_from);
+    return;
+  }
+  fmt::print(stderr,
+             "kite-run: stats: workers               {} ({}), work-groups of {} work-items, "
+             "local queues of {} entries\n",
+             s.workers, r.workers_from, r.lanes, r.local_queue);
+  // SIMD efficiency: of the lanes a round's distinct block codes occupy
+  // (the warp runs each code's lanes in turn), the share that ran a block.
+  int64_t rounds = sum(KITE_STAT_ROUNDS), lane_blocks = sum(KITE_STAT_LANE_BLOCKS),
+          paths = sum(KITE_STAT_PATHS);
+  if (rounds > 0) {
+    fmt::print(stderr,
+               "kite-run: stats: rounds                {} with work ({:.1f} blocks and {:.2f} "
+               "block codes each), {} without\n",
+               rounds, double(lane_blocks) / double(rounds), double(paths) / double(rounds),
+               sum(KITE_STAT_IDLE_ROUNDS));
+    fmt::print(stderr, "kite-run: stats: free-record chunks    {} through the global stacks\n",
+               sum(KITE_STAT_CHUNK_OPS));
+    if (int64_t ns = sum(KITE_STAT_ROUND_NS); ns > 0) {
+      fmt::print(stderr,
+                 "kite-run: stats: round time            {:.2f} us each, {:.2f} us of it "
+                 "scheduling\n",
+                 1e-3 * double(ns + sum(KITE_STAT_SCHEDULE_NS)) / double(rounds),
+                 1e-3 * double(sum(KITE_STAT_SCHEDULE_NS)) / double(rounds));
+    }
+    if (paths > 0) {
+      fmt::print(stderr,
+                 "kite-run: stats: SIMD efficiency       {:.1f}% (blocks run / (lanes x block "
+                 "codes per round))\n",
+                 100.0 * double(lane_blocks) / (double(paths) * r.lanes));
+    }
+  }
 }
 
 void print_times(const Report &r) {
@@ -571,13 +658,17 @@ int run(const Options &o) {
   Cache cache(!o.no_cache);
   Report report;
   auto setup_start = Clock::now();
-  DeviceProgram program = build_program(device, artifact.opencl, cache);
+  DeviceProgram program =
+      build_program(device, artifact.opencl, choose_worker_shape(o, device), cache);
   report.setup_ms = ms_since(setup_start);
   report.binary_cached = program.from_cache;
 
   // 3. The grid and the buffer sizes; 4. the buffers.
   uint32_t workers = choose_workers(o, device, program, cache, report);
-  report.shape = choose_shape(o, device, artifact, workers);
+  report.shape = choose_shape(o, device, artifact, workers, program.shape.lanes);
+  report.shape.simd_stats = o.stats && program.shape.lanes > 1;
+  report.lanes = program.shape.lanes;
+  report.local_queue = program.shape.local_queue;
   DeviceRun device_run(device, program, report.shape, args);
 
   // 5. Launch until done, printing between launches.

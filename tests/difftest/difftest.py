@@ -114,6 +114,10 @@ class Runner:
                 continue
             rc, so, se = run([self.a.kite_run, '--device', 'cpu', exe], self.a.timeout, self.env)
             out.append(Side(name, so, se, rc))
+            if opt and self.a.lanes:
+                rc, so, se = run([self.a.kite_run, '--device', 'cpu', '--lanes', str(self.a.lanes), exe],
+                                 self.a.timeout, self.env)
+                out.append(Side(f'kitec, kite-run --lanes {self.a.lanes}', so, se, rc))
         if self.interp:
             rc, so, se = run([self.interp, src_path], self.a.timeout, self.env)
             out.append(Side('kite-interp', so, se, rc))
@@ -273,6 +277,8 @@ def main():
                     help='also convert out-of-range doubles and NaN to int and long')
     ap.add_argument('--interp-only', action='store_true',
                     help='compare only kite-interp with the model (fast: no kernels)')
+    ap.add_argument('--lanes', type=int, default=0,
+                    help='also run the optimised binary with kite-run --lanes N (wide workers)')
     ap.add_argument('--quiet', action='store_true')
     args = ap.parse_args()
     if args.workdir:
@@ -290,7 +296,8 @@ def main():
     seeds = args.seeds
     chunks = [seeds[i:i + args.bundle] for i in range(0, len(seeds), args.bundle)]
     r.log(f'{len(seeds)} programs in {len(chunks)} bundles, {args.jobs} jobs; sides: kitec, '
-          f'kitec -O0' + (', kite-interp' if r.interp else '') + ', model')
+          + (f'kitec with kite-run --lanes {args.lanes}, ' if args.lanes else '')
+          + 'kitec -O0' + (', kite-interp' if r.interp else '') + ', model')
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as ex:
         futs = [ex.submit(r.bundle, c) for c in chunks]
         for f in concurrent.futures.as_completed(futs):
