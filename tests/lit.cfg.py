@@ -51,6 +51,7 @@ else:
     config.substitutions.append(("%run", os.path.join(bin_dir, "kite-run") + " --device " + kite_device + lanes_flag))
 if run_device != "cpu":
     config.available_features.add("gpu")
+    config.available_features.add("wide")  # kite-run's default on a GPU
 # %edit-kart changes a header line of an artifact (tests/Inputs/edit-kart.py).
 config.substitutions.append(
     ("%edit-kart", "python3 " + os.path.join(config.test_source_root, "Inputs", "edit-kart.py")))
