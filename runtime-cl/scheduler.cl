@@ -174,7 +174,11 @@ typedef struct {
   int spawned[KITE_CLASSES]; /* run phase: entries the lanes queued for each ring
                                 (the first `room` went to it, the rest to the
                                 global deque) */
-  int overflow; /* run phase: entries the lanes put on the global deque */
+  /* Run phase: the entries placed past the global deque's bottom, shared
+   * ones first: (reserved << 16) | written, one word so that the lane that
+   * writes the last reserved entry knows it and publishes them all. */
+  int ov;
+  ulong round_start; /* NVIDIA: when this round's blocks started */
   int n;        /* entries this round, in chunk[] */
   int bottom;   /* this worker's global deque's bottom: only this worker moves it */
   int top_seen; /* its top as last read: stale only makes the deque look fuller */
@@ -220,7 +224,6 @@ typedef struct {
   int lane;          /* this work-item's place in its worker */
 #if KITE_WIDE
   __local kite_worker *w;
-  int pushed_global; /* this round wrote entries to the global deque */
 #endif
 } kite_ctx;
 
@@ -432,24 +435,54 @@ void kite_free(kite_ctx *c, int r) {
 
 /* Queues entry e; `site` is the Kite call that made it (-1: none), for the
  * error when the deque is full. */
+#if KITE_WIDE
+/* Rounds longer than this are long: their lanes put what they make ready on
+ * the global deque at once, where idle workers can take it, instead of
+ * holding it in the local queue until the round's last block ends (a
+ * block with a long loop would otherwise keep its siblings waiting). */
+#define KITE_LONG_ROUND_NS 200000UL
+
+/* `n` more entries are written past the global deque's bottom: when they
+ * complete what was reserved, publish them all. */
+void kite_written(kite_ctx *c, int n) {
+  KITE_FENCE(); /* the entries, and the records they name, before bottom */
+  int old = atomic_add(&c->w->ov, n);
+  int reserved = old >> 16, written = (old & 0xffff) + n;
+  if (written == reserved) {
+    volatile __global int *dc = c->deque_ctl + c->worker * KITE_DEQUE_CTL_STRIDE;
+    atomic_xchg(&dc[KITE_DEQUE_BOTTOM], c->w->bottom + reserved);
+  }
+}
+#endif
+
 void kite_push(kite_ctx *c, long e, int site) {
 #if KITE_WIDE
-  /* Into its ring of the local queue while that has room, else onto the
-   * global deque past its bottom, which lane 0 moves when the round is over. */
+  /* Into its ring of the local queue while that has room and the round is
+   * not long, else onto the global deque past its bottom. */
   __local kite_worker *w = c->w;
   int k = (int)(e >> 32) & (KITE_CLASSES - 1);
-  int i = atomic_inc(&w->spawned[k]);
-  if (i < w->room[k]) {
-    w->lq[k][(w->tail[k] + i) & KITE_CLASS_MASK] = e;
-    return;
+#if defined(KITE_NVIDIA)
+  ulong now;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+  int keep = now - w->round_start < KITE_LONG_ROUND_NS;
+#else
+  int keep = 1;
+#endif
+  if (keep) {
+    int i = atomic_inc(&w->spawned[k]);
+    if (i < w->room[k]) {
+      w->lq[k][(w->tail[k] + i) & KITE_CLASS_MASK] = e;
+      return;
+    }
   }
-  int b = w->bottom + w->share_n + atomic_inc(&w->overflow);
-  if (b - w->top_seen > c->deque_mask) {
+  int j = atomic_add(&w->ov, 1 << 16) >> 16;
+  int b = w->bottom + j;
+  if (j >= 0x7fff || b - w->top_seen > c->deque_mask) {
     kite_error(c, KITE_ERR_QUEUE, site, c->deque_mask + 1, 0);
     return;
   }
   c->deques[(long)c->worker * (c->deque_mask + 1) + (b & c->deque_mask)] = e;
-  c->pushed_global = 1;
+  kite_written(c, 1);
 #else
   volatile __global int *dc = c->deque_ctl + c->worker * KITE_DEQUE_CTL_STRIDE;
   volatile __global long *q = c->deques + (long)c->worker * (c->deque_mask + 1);
@@ -773,7 +806,10 @@ void kite_run_narrow(kite_ctx *c, __global long *st) {
  *     when the worker is idle, KITE_PROBES lanes look at a random victim's
  *     deque each. What a block makes
  *     ready goes to the local queue (a local atomic reserves the slot), or,
- *     once that is full, to the global deque past its bottom.
+ *     once that is full or the round has run long (NVIDIA: 200 us), to the
+ *     global deque past its bottom: a local atomic reserves the slot, and
+ *     the lane that writes the last reserved entry publishes the new bottom,
+ *     so that idle workers can take them while a long block still runs.
  *
  * Divergence. The lanes of a warp that run different block codes run one
  * code after another. The local queue therefore has KITE_CLASSES rings,
@@ -893,13 +929,12 @@ void kite_schedule(kite_ctx *c, __global long *st, int *busy) {
     count += here;
     if (here > w->tail[fullest] - w->head[fullest]) fullest = k;
   }
-  int published = w->share_n + w->overflow;
+  int published = w->ov >> 16; /* the lanes published them, shared ones included */
   if (published > 0) {
-    KITE_FENCE(); /* the entries, and the records they name, before bottom */
     w->bottom += published;
     dc[KITE_DEQUE_BOTTOM] = w->bottom;
   }
-  w->overflow = 0;
+  w->ov = 0;
   w->share_n = 0;
   if (w->n > 0) {
     w->stat[KITE_STAT_ROUNDS] += 1;
@@ -978,6 +1013,7 @@ void kite_schedule(kite_ctx *c, __global long *st, int *busy) {
     w->share_class = fullest;
     w->share_from = w->head[fullest];
     w->share_n = m;
+    w->ov = m << 16;
     w->head[fullest] += m;
     count -= m;
   }
@@ -1066,7 +1102,8 @@ void kite_run_wide(kite_ctx *c, __global long *st, int simd_stats) {
       w->head[k] = w->tail[k] = w->spawned[k] = 0;
       w->room[k] = KITE_CLASS_CAP;
     }
-    w->overflow = 0;
+    w->ov = 0;
+    w->round_start = 0;
     w->n = 0;
     w->bottom = dc[KITE_DEQUE_BOTTOM];
     w->top_seen = w->top_next = dc[KITE_DEQUE_TOP];
@@ -1086,10 +1123,6 @@ void kite_run_wide(kite_ctx *c, __global long *st, int simd_stats) {
     }
   }
   for (;;) {
-    if (c->pushed_global) {
-      KITE_FENCE();
-      c->pushed_global = 0;
-    }
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
     if (c->lane == 0) {
 #if defined(KITE_NVIDIA)
@@ -1099,6 +1132,7 @@ void kite_run_wide(kite_ctx *c, __global long *st, int simd_stats) {
       if (w->n > 0) w->stat[KITE_STAT_ROUND_NS] += (long)(now - scheduled);
       kite_schedule(c, st, &busy);
       asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(scheduled));
+      w->round_start = scheduled;
       if (w->n > 0) w->stat[KITE_STAT_SCHEDULE_NS] += (long)(scheduled - now);
 #else
       kite_schedule(c, st, &busy);
@@ -1107,10 +1141,12 @@ void kite_run_wide(kite_ctx *c, __global long *st, int simd_stats) {
     barrier(CLK_LOCAL_MEM_FENCE);
     if (w->stop) break;
     long e = c->lane < w->n ? w->chunk[c->lane] : KITE_NONE;
-    for (int i = c->lane; i < w->share_n; i += KITE_LANES) {
-      q[(w->bottom + i) & c->deque_mask] =
-          w->lq[w->share_class][(w->share_from + i) & KITE_CLASS_MASK];
-      c->pushed_global = 1;
+    if (c->lane < w->share_n) {
+      int copied = 0;
+      for (int i = c->lane; i < w->share_n; i += KITE_LANES, ++copied)
+        q[(w->bottom + i) & c->deque_mask] =
+            w->lq[w->share_class][(w->share_from + i) & KITE_CLASS_MASK];
+      kite_written(c, copied);
     }
     if (w->probe && c->lane < KITE_PROBES) {
       c->rng ^= c->rng << 13;
@@ -1198,7 +1234,6 @@ __kernel void kite_uber(__global long *frames, __global long *deques, __global i
 
 #if KITE_WIDE
   c->w = &worker_state;
-  c->pushed_global = 0;
   kite_run_wide(c, st, params[KITE_PARAM_SIMD_STATS]);
 #else
   if (c->worker == 0 && c->ctl[KITE_CTL_STARTED] == 0) {
