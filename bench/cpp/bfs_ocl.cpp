@@ -5,9 +5,9 @@
 // prefix sum on the host, as in every other version.
 // Usage: bfs_ocl N D [cpu|gpu]. The time printed covers everything after the
 // kernels are built: generation, the search, reading back the distances.
-#define CL_TARGET_OPENCL_VERSION 120
+#define OCL_NAME "bfs_ocl"
 #include "bfs.h"
-#include <CL/cl.h>
+#include "ocl.h"
 #include <cstring>
 
 static const char *kSource = R"CL(
@@ -38,36 +38,15 @@ __kernel void bfs_level(__global const int *off, __global const int *targets,
 }
 )CL";
 
-#define CHECK(call)                                                           \
-  do {                                                                        \
-    cl_int err_ = (call);                                                     \
-    if (err_ != CL_SUCCESS) {                                                 \
-      std::fprintf(stderr, "bfs_ocl: %s failed: %d\n", #call, err_);          \
-      std::exit(1);                                                           \
-    }                                                                         \
-  } while (0)
-
 static size_t round_up(size_t x) { return (x + 255) / 256 * 256; }
 
 int main(int argc, char **argv) {
   int n = arg(argc, argv, 1, 1000000), d = arg(argc, argv, 2, 4);
-  cl_device_type type = argc > 3 && !std::strcmp(argv[3], "gpu")
-                            ? CL_DEVICE_TYPE_GPU : CL_DEVICE_TYPE_CPU;
-  cl_platform_id platforms[8];
-  cl_uint np = 0;
-  CHECK(clGetPlatformIDs(8, platforms, &np));
-  cl_device_id dev = nullptr;
-  for (cl_uint i = 0; i < np && !dev; i++)
-    if (clGetDeviceIDs(platforms[i], type, 1, &dev, nullptr) != CL_SUCCESS) dev = nullptr;
-  if (!dev) { std::fprintf(stderr, "bfs_ocl: no such OpenCL device\n"); return 1; }
+  Ocl o = ocl_open(argc > 3 ? argv[3] : "", kSource);
+  cl_context ctx = o.ctx;
+  cl_command_queue q = o.q;
+  cl_program prog = o.prog;
   cl_int err;
-  cl_context ctx = clCreateContext(nullptr, 1, &dev, nullptr, nullptr, &err);
-  CHECK(err);
-  cl_command_queue q = clCreateCommandQueue(ctx, dev, 0, &err);
-  CHECK(err);
-  cl_program prog = clCreateProgramWithSource(ctx, 1, &kSource, nullptr, &err);
-  CHECK(err);
-  CHECK(clBuildProgram(prog, 1, &dev, "", nullptr, nullptr));
   cl_kernel kdeg = clCreateKernel(prog, "gen_degrees", &err);
   CHECK(err);
   cl_kernel kedges = clCreateKernel(prog, "gen_edges", &err);

@@ -8,9 +8,9 @@
 // form: every one of fib's calls is made once, on the host or on the device.
 // Usage: fib_ocl N [cpu|gpu]. The time printed covers everything after the
 // kernel is built: the expansion, the device walk, the sums.
-#define CL_TARGET_OPENCL_VERSION 120
+#define OCL_NAME "fib_ocl"
 #include "common.h"
-#include <CL/cl.h>
+#include "ocl.h"
 #include <algorithm>
 #include <cstring>
 #include <vector>
@@ -55,15 +55,6 @@ __kernel void fib_roots(__global const uchar *roots, int count,
 }
 )CL";
 
-#define CHECK(call)                                                           \
-  do {                                                                        \
-    cl_int err_ = (call);                                                     \
-    if (err_ != CL_SUCCESS) {                                                 \
-      std::fprintf(stderr, "fib_ocl: %s failed: %d\n", #call, err_);          \
-      std::exit(1);                                                           \
-    }                                                                         \
-  } while (0)
-
 // The number of roots when every call with an argument of at most c is a
 // root: 1 for n <= c, else the roots of n-1 plus those of n-2.
 static long roots_below(int n, int c) {
@@ -90,23 +81,12 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "fib_ocl: n must be in 0 .. 92\n");
     return 1;
   }
-  cl_device_type type = argc > 2 && !std::strcmp(argv[2], "gpu")
-                            ? CL_DEVICE_TYPE_GPU : CL_DEVICE_TYPE_CPU;
-  cl_platform_id platforms[8];
-  cl_uint np = 0;
-  CHECK(clGetPlatformIDs(8, platforms, &np));
-  cl_device_id dev = nullptr;
-  for (cl_uint i = 0; i < np && !dev; i++)
-    if (clGetDeviceIDs(platforms[i], type, 1, &dev, nullptr) != CL_SUCCESS) dev = nullptr;
-  if (!dev) { std::fprintf(stderr, "fib_ocl: no such OpenCL device\n"); return 1; }
+  Ocl o = ocl_open(argc > 2 ? argv[2] : "", kSource);
+  cl_device_id dev = o.dev;
+  cl_context ctx = o.ctx;
+  cl_command_queue q = o.q;
+  cl_program prog = o.prog;
   cl_int err;
-  cl_context ctx = clCreateContext(nullptr, 1, &dev, nullptr, nullptr, &err);
-  CHECK(err);
-  cl_command_queue q = clCreateCommandQueue(ctx, dev, 0, &err);
-  CHECK(err);
-  cl_program prog = clCreateProgramWithSource(ctx, 1, &kSource, nullptr, &err);
-  CHECK(err);
-  CHECK(clBuildProgram(prog, 1, &dev, "", nullptr, nullptr));
   cl_kernel kroots = clCreateKernel(prog, "fib_roots", &err);
   CHECK(err);
   // The local-memory sum halves its width each step: a power of two.
