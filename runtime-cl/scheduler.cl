@@ -209,7 +209,14 @@ typedef struct {
   volatile __global long *ctl64;
   KITE_DATA __global long *heap;
   long heap_cur, heap_end; /* this worker's heap chunk: [cur, end) */
+#if KITE_WIDE
+  /* Freed blocks of each size, in longs: a table in the heap, made when the
+   * lane first frees one (null until then), so that the many lanes' private
+   * state stays small. */
+  KITE_DATA __global long *heap_free;
+#else
   long heap_free[KITE_HEAP_CLASSES]; /* freed blocks of each size, in longs */
+#endif
   int worker, num_workers, num_frames, deque_mask, print_cap;
   long next;      /* the entry in hand, or KITE_NONE */
   int free_head;  /* private free list of records, linked through slot 0 */
@@ -592,7 +599,7 @@ void kite_finish(kite_ctx *c, int rec) {
 /* `longs` zeroed longs of heap: a freed block of that size, or a new one
  * from this worker's chunk; 0 when the heap is exhausted. */
 long kite_heap_alloc(kite_ctx *c, long longs, int site) {
-  if (longs < KITE_HEAP_CLASSES) {
+  if (longs < KITE_HEAP_CLASSES && (!KITE_WIDE || c->heap_free)) {
     long r = c->heap_free[longs];
     if (r != 0) {
       c->heap_free[longs] = c->heap[r];
@@ -633,6 +640,16 @@ void kite_free_array(kite_ctx *c, long array, int elem_bytes) {
   if (array == 0) return;
   long longs = 1 + (c->heap[array] * elem_bytes + 7) / 8;
   if (longs >= KITE_HEAP_CLASSES) return;
+#if KITE_WIDE
+  if (!c->heap_free) {
+    /* The table, from this lane's chunk if it has room (else the block is
+     * not reused): taking a new chunk here could fail a run that needs no
+     * more heap. */
+    if (c->heap_cur + KITE_HEAP_CLASSES > c->heap_end) return;
+    c->heap_free = c->heap + c->heap_cur;
+    c->heap_cur += KITE_HEAP_CLASSES;
+  }
+#endif
   c->heap[array] = c->heap_free[longs];
   c->heap_free[longs] = array;
 }
@@ -1200,7 +1217,11 @@ __kernel void kite_uber(__global long *frames, __global long *deques, __global i
   c->ctl64 = ctl64;
   c->heap = heap;
   c->heap_cur = c->heap_end = 0;
+#if KITE_WIDE
+  c->heap_free = 0;
+#else
   for (int k = 0; k < KITE_HEAP_CLASSES; ++k) c->heap_free[k] = 0;
+#endif
   c->worker = (int)get_group_id(0);
   c->lane = (int)get_local_id(0);
   c->num_workers = params[KITE_PARAM_NUM_WORKERS];

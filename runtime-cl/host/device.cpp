@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <charconv>
+#include <regex>
 
 namespace kite::host {
 namespace {
@@ -186,7 +187,9 @@ DeviceProgram build_program(const Device &device, const std::string &opencl,
   p.options = device.is_cpu() ? "-cl-std=CL1.2 -w -DKITE_CPU=1" : "-cl-std=CL1.2 -w -DKITE_GPU=1";
   // NVIDIA's mem_fence orders memory only within a work-group; the scheduler
   // needs a device-wide fence there (runtime-cl/scheduler.cl, KITE_FENCE).
-  if (device.platform_name.find("NVIDIA") != std::string::npos) p.options += " -DKITE_NVIDIA=1";
+  const bool nvidia = device.platform_name.find("NVIDIA") != std::string::npos;
+  // -cl-nv-verbose: the build log names the registers per work-item.
+  if (nvidia) p.options += " -DKITE_NVIDIA=1 -cl-nv-verbose";
   if (shape.lanes > 1) {
     p.options += fmt::format(" -DKITE_LANES={} -DKITE_LOCAL_QUEUE={}", shape.lanes,
                              shape.local_queue);
@@ -220,9 +223,25 @@ DeviceProgram build_program(const Device &device, const std::string &opencl,
     check_cl(err, "cannot build the OpenCL program");
     std::string binary = program_binary(p.program.get());
     if (!binary.empty()) cache.store(p.cache_key, ".bin", binary);
+    if (nvidia) {
+      std::string log = build_log(p.program.get(), device.id);
+      static const std::regex used("Used ([0-9]+) registers");
+      std::smatch m;
+      if (std::regex_search(log, m, used)) cache.store(p.cache_key, ".registers", m[1].str());
+    }
+  }
+  if (auto text = cache.load(p.cache_key, ".registers")) {
+    std::from_chars(text->data(), text->data() + text->size(), p.registers);
   }
   p.kernel = Kernel(clCreateKernel(p.program.get(), "kite_uber", &err));
   check_cl(err, "cannot create the kernel kite_uber");
+  cl_ulong bytes = 0;
+  if (clGetKernelWorkGroupInfo(p.kernel.get(), device.id, CL_KERNEL_PRIVATE_MEM_SIZE, sizeof bytes,
+                               &bytes, nullptr) == CL_SUCCESS)
+    p.private_bytes = bytes;
+  if (clGetKernelWorkGroupInfo(p.kernel.get(), device.id, CL_KERNEL_LOCAL_MEM_SIZE, sizeof bytes,
+                               &bytes, nullptr) == CL_SUCCESS)
+    p.local_bytes = bytes;
   return p;
 }
 

@@ -118,6 +118,9 @@ struct Report {
   RunShape shape;
   std::string workers_from;  // how the grid size was chosen
   uint32_t lanes = 1, local_queue = 0;
+  uint32_t registers = 0;  // per work-item; 0: unknown
+  uint64_t private_bytes = 0, local_bytes = 0;
+  uint32_t compute_units = 0;
   Ctl ctl{};
   Ctl64 ctl64{};
   std::vector<int64_t> stats;
@@ -501,6 +504,13 @@ void print_stats(const Report &r) {
              double(heap_used) * 8 / (1 << 20), double(s.heap_longs) * 8 / (1 << 20),
              100.0 * double(heap_used) / double(s.heap_longs));
   fmt::print(stderr, "kite-run: stats: kernel launches       {}\n", r.launches);
+  // The kernel's size limits how many workers are resident at once.
+  std::string regs = r.registers ? fmt::format("{} registers, ", r.registers) : "";
+  fmt::print(stderr,
+             "kite-run: stats: kernel                {}{} bytes private memory per work-item, {} "
+             "bytes local memory per work-group; {:.1f} workers per compute unit\n",
+             regs, r.private_bytes, r.local_bytes,
+             r.compute_units ? double(s.workers) / r.compute_units : 0.0);
   if (r.lanes == 1) {
     fmt::print(stderr,
                "kite-run: stats: workers               {} ({}), work-groups of 1 work-item\n",
@@ -669,6 +679,10 @@ int run(const Options &o) {
   report.shape.simd_stats = o.stats && program.shape.lanes > 1;
   report.lanes = program.shape.lanes;
   report.local_queue = program.shape.local_queue;
+  report.registers = program.registers;
+  report.private_bytes = program.private_bytes;
+  report.local_bytes = program.local_bytes;
+  report.compute_units = device.compute_units;
   DeviceRun device_run(device, program, report.shape, args);
 
   // 5. Launch until done, printing between launches.
