@@ -1013,7 +1013,7 @@ void kite_schedule(kite_ctx *c, __global long *st, int *busy) {
   int in_fullest = w->tail[fullest] - w->head[fullest];
   int m = 0;
   if (in_fullest > KITE_CLASS_CAP - KITE_LANES) {
-    m = in_fullest - (KITE_CLASS_CAP - KITE_LANES);
+    m = min(in_fullest, in_fullest - (KITE_CLASS_CAP - KITE_LANES)); /* all, in rings smaller than a round */
   } else if (count > KITE_LANES && c->num_workers > 1) {
     if (w->bottom - w->top_seen <= 0)
       m = min(min(count - KITE_LANES, max(KITE_LANES, count / 2)), in_fullest);
