@@ -1025,6 +1025,7 @@ void kite_schedule(kite_ctx *c, __global long *st, int *busy) {
       free = c->deque_mask + 1 - (w->bottom - w->top_seen);
     }
     m = min(m, free);
+    m = min(m, 0x3fff); /* w->ov counts reservations in 15 bits */
   }
   if (m > 0) {
     w->share_class = fullest;

@@ -372,8 +372,9 @@ WorkerShape choose_worker_shape(const Options &o, const Device &device) {
   if (w.local_queue < 2 * w.lanes) {
     throw RunError(fmt::format("--local-queue must be at least twice --lanes ({})", 2 * w.lanes));
   }
-  // The worker's local state: the queue, three arrays of lanes, some ints.
-  const uint64_t local_bytes = 8ull * w.local_queue + 16ull * w.lanes + 256;
+  // The worker's local state: the queue, three arrays of lanes, and less
+  // than 512 bytes of counters (kite_worker in runtime-cl/scheduler.cl).
+  const uint64_t local_bytes = 8ull * w.local_queue + 16ull * w.lanes + 512;
   if (local_bytes > device.local_mem) {
     throw RunError(fmt::format(
         "a local queue of {} entries needs {} bytes of local memory; the device has {} (try a "
