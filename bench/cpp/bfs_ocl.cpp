@@ -42,10 +42,8 @@ static size_t round_up(size_t x) { return (x + 255) / 256 * 256; }
 
 int main(int argc, char **argv) {
   int n = arg(argc, argv, 1, 1000000), d = arg(argc, argv, 2, 4);
-  Ocl o = ocl_open(argc > 3 ? argv[3] : "", kSource);
-  cl_context ctx = o.ctx;
-  cl_command_queue q = o.q;
-  cl_program prog = o.prog;
+  auto [dev, ctx, q, prog] = ocl_open(argc > 3 ? argv[3] : "", kSource);
+  (void)dev;
   cl_int err;
   cl_kernel kdeg = clCreateKernel(prog, "gen_degrees", &err);
   CHECK(err);

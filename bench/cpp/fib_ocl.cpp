@@ -81,11 +81,7 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "fib_ocl: n must be in 0 .. 92\n");
     return 1;
   }
-  Ocl o = ocl_open(argc > 2 ? argv[2] : "", kSource);
-  cl_device_id dev = o.dev;
-  cl_context ctx = o.ctx;
-  cl_command_queue q = o.q;
-  cl_program prog = o.prog;
+  auto [dev, ctx, q, prog] = ocl_open(argc > 2 ? argv[2] : "", kSource);
   cl_int err;
   cl_kernel kroots = clCreateKernel(prog, "fib_roots", &err);
   CHECK(err);
