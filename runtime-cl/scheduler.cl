@@ -243,6 +243,11 @@ typedef struct {
 #define KITE_F(f, s) (*(KITE_DATA __global float *)((f) + (s)))
 #define KITE_D(f, s) (*(KITE_DATA __global double *)((f) + (s)))
 #define KITE_COUNTER(f, s) ((volatile __global int *)((f) + (s)))
+/* Worker v's deque: its top and bottom, and its ring of entries. */
+#define KITE_DEQUE_CTL(c, v) ((c)->deque_ctl + (v) * KITE_DEQUE_CTL_STRIDE)
+#define KITE_DEQUE(c, v) ((c)->deques + (long)(v) * ((c)->deque_mask + 1))
+/* Nonzero when the run is over or the workers must leave this launch. */
+#define KITE_LEAVE(c) ((c)->ctl[KITE_CTL_DONE] | (c)->ctl[KITE_CTL_YIELD] | (c)->ctl[KITE_CTL_STOP])
 
 /* The generated part of the program. kite_signal returns the record whose
  * task the signal finished, or -1. */
@@ -356,7 +361,8 @@ int kite_give_local_chunk(kite_ctx *c, int chunk) {
 #endif
 
 /* Narrow workers share one stack; wide ones give to their shard and take
- * from it, else from the others in turn. */
+ * from it, else from a few of the others. */
+#define KITE_SHARDS_TRIED 4
 volatile __global long *kite_shard(kite_ctx *c, int k) {
   return &c->ctl64[KITE_CTL64_FREE_SHARDS + (k & (KITE_FREE_SHARDS - 1)) * KITE_FREE_SHARD_STRIDE];
 }
@@ -368,8 +374,12 @@ void kite_give_chunk(kite_ctx *c, int first) {
 
 int kite_take_chunk(kite_ctx *c) {
 #if KITE_WIDE
-  for (int i = 0; i < KITE_FREE_SHARDS; ++i) {
-    volatile __global long *head = kite_shard(c, c->worker + i);
+  /* This worker's shard, then a few others, a different few each round:
+   * while every stack is empty (the pool still growing), lane 0 would
+   * otherwise wait for all KITE_FREE_SHARDS loads in turn every round. */
+  for (int i = 0; i < KITE_SHARDS_TRIED; ++i) {
+    int k = i == 0 ? c->worker : c->worker + (int)c->w->round * (KITE_SHARDS_TRIED - 1) + i;
+    volatile __global long *head = kite_shard(c, k);
     if ((int)(*head & 0xffffffffL) == 0) continue; /* empty */
     int chunk = kite_take_chunk_from(c, head);
     if (chunk >= 0) return chunk;
@@ -456,7 +466,7 @@ void kite_written(kite_ctx *c, int n) {
   int old = atomic_add(&c->w->ov, n);
   int reserved = old >> 16, written = (old & 0xffff) + n;
   if (written == reserved) {
-    volatile __global int *dc = c->deque_ctl + c->worker * KITE_DEQUE_CTL_STRIDE;
+    volatile __global int *dc = KITE_DEQUE_CTL(c, c->worker);
     atomic_xchg(&dc[KITE_DEQUE_BOTTOM], c->w->bottom + reserved);
   }
 }
@@ -488,11 +498,11 @@ void kite_push(kite_ctx *c, long e, int site) {
     kite_error(c, KITE_ERR_QUEUE, site, c->deque_mask + 1, 0);
     return;
   }
-  c->deques[(long)c->worker * (c->deque_mask + 1) + (b & c->deque_mask)] = e;
+  KITE_DEQUE(c, c->worker)[b & c->deque_mask] = e;
   kite_written(c, 1);
 #else
-  volatile __global int *dc = c->deque_ctl + c->worker * KITE_DEQUE_CTL_STRIDE;
-  volatile __global long *q = c->deques + (long)c->worker * (c->deque_mask + 1);
+  volatile __global int *dc = KITE_DEQUE_CTL(c, c->worker);
+  volatile __global long *q = KITE_DEQUE(c, c->worker);
   int b = dc[KITE_DEQUE_BOTTOM];
   int t = dc[KITE_DEQUE_TOP]; /* a stale top only makes the deque look fuller */
   if (b - t > c->deque_mask) {
@@ -506,8 +516,8 @@ void kite_push(kite_ctx *c, long e, int site) {
 }
 
 long kite_pop(kite_ctx *c) {
-  volatile __global int *dc = c->deque_ctl + c->worker * KITE_DEQUE_CTL_STRIDE;
-  volatile __global long *q = c->deques + (long)c->worker * (c->deque_mask + 1);
+  volatile __global int *dc = KITE_DEQUE_CTL(c, c->worker);
+  volatile __global long *q = KITE_DEQUE(c, c->worker);
   int b = dc[KITE_DEQUE_BOTTOM] - 1;
   /* The store of bottom must be seen before top is read (the one
    * store-to-load order Chase-Lev needs): an exchange and a fence. */
@@ -527,8 +537,8 @@ long kite_pop(kite_ctx *c) {
 }
 
 long kite_steal(kite_ctx *c, int victim) {
-  volatile __global int *dc = c->deque_ctl + victim * KITE_DEQUE_CTL_STRIDE;
-  volatile __global long *q = c->deques + (long)victim * (c->deque_mask + 1);
+  volatile __global int *dc = KITE_DEQUE_CTL(c, victim);
+  volatile __global long *q = KITE_DEQUE(c, victim);
   int t = dc[KITE_DEQUE_TOP];
   KITE_FENCE();
   int b = dc[KITE_DEQUE_BOTTOM];
@@ -772,7 +782,7 @@ void kite_run_narrow(kite_ctx *c, __global long *st) {
         kite_span_end(c, st);
         busy = 0;
       }
-      if (c->ctl[KITE_CTL_DONE] | c->ctl[KITE_CTL_YIELD] | c->ctl[KITE_CTL_STOP]) break;
+      if (KITE_LEAVE(c)) break;
       c->next = kite_try_steal(c);
       stolen = 1;
       if (c->next == KITE_NONE) {
@@ -785,8 +795,7 @@ void kite_run_narrow(kite_ctx *c, __global long *st) {
         continue;
       }
       backoff = 0;
-    } else if ((++iter & 31u) == 0 &&
-               (c->ctl[KITE_CTL_DONE] | c->ctl[KITE_CTL_YIELD] | c->ctl[KITE_CTL_STOP])) {
+    } else if ((++iter & 31u) == 0 && KITE_LEAVE(c)) {
       /* Resume it next launch; after a stop there is none. */
       if (!(c->ctl[KITE_CTL_DONE] | c->ctl[KITE_CTL_STOP])) kite_push(c, c->next, -1);
       break;
@@ -857,8 +866,8 @@ void kite_run_narrow(kite_ctx *c, __global long *st) {
 /* Lane 0: entries popped from this worker's global deque into chunk[at ..]. */
 int kite_pop_chunk(kite_ctx *c, int at) {
   __local kite_worker *w = c->w;
-  volatile __global int *dc = c->deque_ctl + c->worker * KITE_DEQUE_CTL_STRIDE;
-  volatile __global long *q = c->deques + (long)c->worker * (c->deque_mask + 1);
+  volatile __global int *dc = KITE_DEQUE_CTL(c, c->worker);
+  volatile __global long *q = KITE_DEQUE(c, c->worker);
   int B = w->bottom;
   int t = dc[KITE_DEQUE_TOP];
   if (B - t <= 0) {
@@ -898,8 +907,8 @@ int kite_pop_chunk(kite_ctx *c, int at) {
 /* Lane 0: entries stolen from `victim` into chunk[]; 0 if none. */
 int kite_steal_chunk(kite_ctx *c, int victim) {
   __local kite_worker *w = c->w;
-  volatile __global int *dc = c->deque_ctl + victim * KITE_DEQUE_CTL_STRIDE;
-  volatile __global long *q = c->deques + (long)victim * (c->deque_mask + 1);
+  volatile __global int *dc = KITE_DEQUE_CTL(c, victim);
+  volatile __global long *q = KITE_DEQUE(c, victim);
   int t = dc[KITE_DEQUE_TOP];
   KITE_FENCE();
   int b = dc[KITE_DEQUE_BOTTOM];
@@ -915,8 +924,8 @@ int kite_steal_chunk(kite_ctx *c, int victim) {
  * global deque, which outlives the launch. */
 void kite_flush_local(kite_ctx *c) {
   __local kite_worker *w = c->w;
-  volatile __global int *dc = c->deque_ctl + c->worker * KITE_DEQUE_CTL_STRIDE;
-  volatile __global long *q = c->deques + (long)c->worker * (c->deque_mask + 1);
+  volatile __global int *dc = KITE_DEQUE_CTL(c, c->worker);
+  volatile __global long *q = KITE_DEQUE(c, c->worker);
   int t = dc[KITE_DEQUE_TOP];
   for (int k = 0; k < KITE_CLASSES; ++k) {
     for (; w->head[k] != w->tail[k]; w->head[k] += 1) {
@@ -935,7 +944,7 @@ void kite_flush_local(kite_ctx *c) {
 /* Lane 0, between rounds: see the comment above. */
 void kite_schedule(kite_ctx *c, __global long *st, int *busy) {
   __local kite_worker *w = c->w;
-  volatile __global int *dc = c->deque_ctl + c->worker * KITE_DEQUE_CTL_STRIDE;
+  volatile __global int *dc = KITE_DEQUE_CTL(c, c->worker);
 
   /* 1. The round that ended: what its lanes queued and shared. */
   int count = 0, fullest = 0;
@@ -987,14 +996,13 @@ void kite_schedule(kite_ctx *c, __global long *st, int *busy) {
     }
   }
 
-  /* 2. Stop? Lane 0 read the flags during the last round (a print that
-   * passes the buffer's limit asks every worker to leave soon: the buffer's
-   * headroom is two prints per lane). */
+  /* 2. Stop? Lane 0 read the flags at the end of the last round, busy or
+   * idle (a print that passes the buffer's limit asks every worker to leave
+   * soon: the buffer's headroom is two prints per lane). */
   w->round += 1;
   if (w->top_next - w->top_seen > 0) w->top_seen = w->top_next; /* top only grows */
   int flags = w->flags_next;
   w->flags_next = 0;
-  if (count == 0) flags = c->ctl[KITE_CTL_DONE] | c->ctl[KITE_CTL_YIELD] | c->ctl[KITE_CTL_STOP];
   if (flags) {
     if (!(c->ctl[KITE_CTL_DONE] | c->ctl[KITE_CTL_STOP])) kite_flush_local(c);
     w->stop = 1;
@@ -1109,8 +1117,8 @@ void kite_schedule(kite_ctx *c, __global long *st, int *busy) {
 
 void kite_run_wide(kite_ctx *c, __global long *st, int simd_stats) {
   __local kite_worker *w = c->w;
-  volatile __global int *dc = c->deque_ctl + c->worker * KITE_DEQUE_CTL_STRIDE;
-  volatile __global long *q = c->deques + (long)c->worker * (c->deque_mask + 1);
+  volatile __global int *dc = KITE_DEQUE_CTL(c, c->worker);
+  volatile __global long *q = KITE_DEQUE(c, c->worker);
   int busy = 0; /* lane 0, tracing: in a span */
 #if defined(KITE_NVIDIA)
   ulong scheduled = 0; /* lane 0: when the last schedule ended */
@@ -1172,7 +1180,7 @@ void kite_run_wide(kite_ctx *c, __global long *st, int simd_stats) {
       c->rng ^= c->rng << 5;
       int v = (int)(c->rng % (uint)(c->num_workers - 1));
       if (v >= c->worker) v += 1;
-      volatile __global int *vc = c->deque_ctl + v * KITE_DEQUE_CTL_STRIDE;
+      volatile __global int *vc = KITE_DEQUE_CTL(c, v);
       int t = vc[KITE_DEQUE_TOP];
       int b = vc[KITE_DEQUE_BOTTOM];
       w->victims[c->lane] = v;
@@ -1187,7 +1195,7 @@ void kite_run_wide(kite_ctx *c, __global long *st, int simd_stats) {
     if (c->lane == 0) {
       /* For the next schedule, read while the other lanes finish. */
       w->top_next = dc[KITE_DEQUE_TOP];
-      w->flags_next = c->ctl[KITE_CTL_DONE] | c->ctl[KITE_CTL_YIELD] | c->ctl[KITE_CTL_STOP];
+      w->flags_next = KITE_LEAVE(c);
     }
   }
   barrier(CLK_LOCAL_MEM_FENCE);
