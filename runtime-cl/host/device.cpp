@@ -231,17 +231,17 @@ DeviceProgram build_program(const Device &device, const std::string &opencl,
     }
   }
   if (auto text = cache.load(p.cache_key, ".registers")) {
-    std::from_chars(text->data(), text->data() + text->size(), p.registers);
+    std::from_chars(text->data(), text->data() + text->size(), p.size.registers);
   }
   p.kernel = Kernel(clCreateKernel(p.program.get(), "kite_uber", &err));
   check_cl(err, "cannot create the kernel kite_uber");
   cl_ulong bytes = 0;
   if (clGetKernelWorkGroupInfo(p.kernel.get(), device.id, CL_KERNEL_PRIVATE_MEM_SIZE, sizeof bytes,
                                &bytes, nullptr) == CL_SUCCESS)
-    p.private_bytes = bytes;
+    p.size.private_bytes = bytes;
   if (clGetKernelWorkGroupInfo(p.kernel.get(), device.id, CL_KERNEL_LOCAL_MEM_SIZE, sizeof bytes,
                                &bytes, nullptr) == CL_SUCCESS)
-    p.local_bytes = bytes;
+    p.size.local_bytes = bytes;
   return p;
 }
 

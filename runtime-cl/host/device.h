@@ -50,6 +50,14 @@ struct WorkerShape {
   uint32_t local_queue = 0;  // entries in a wide worker's local queue (KITE_LOCAL_QUEUE)
 };
 
+// What the kernel needs per work-item and work-group (for --stats):
+// registers (NVIDIA's build log, kept in the cache beside the binary; 0:
+// unknown), private (spilled) and local memory (OpenCL's kernel queries).
+struct KernelSize {
+  uint32_t registers = 0;
+  uint64_t private_bytes = 0, local_bytes = 0;
+};
+
 // A context and in-order queue on one device, and the built kite_uber kernel.
 struct DeviceProgram {
   Context context;
@@ -60,11 +68,7 @@ struct DeviceProgram {
   std::string options;      // the build options used
   uint64_t cache_key = 0;   // hash of source, options and device; keys the caches
   bool from_cache = false;  // the binary came from the cache
-  // What the kernel needs per work-item and work-group (for --stats):
-  // registers (NVIDIA's build log, kept in the cache beside the binary; 0:
-  // unknown), private (spilled) and local memory (OpenCL's kernel queries).
-  uint32_t registers = 0;
-  uint64_t private_bytes = 0, local_bytes = 0;
+  KernelSize size;
 };
 
 // Builds `opencl` for `device` with -cl-std=CL1.2 -w (the generated code's warnings

@@ -117,9 +117,8 @@ struct Report {
   int launches = 0;
   RunShape shape;
   std::string workers_from;  // how the grid size was chosen
-  uint32_t lanes = 1, local_queue = 0;
-  uint32_t registers = 0;  // per work-item; 0: unknown
-  uint64_t private_bytes = 0, local_bytes = 0;
+  WorkerShape worker;
+  KernelSize kernel;
   uint32_t compute_units = 0;
   Ctl ctl{};
   Ctl64 ctl64{};
@@ -506,13 +505,13 @@ void print_stats(const Report &r) {
              100.0 * double(heap_used) / double(s.heap_longs));
   fmt::print(stderr, "kite-run: stats: kernel launches       {}\n", r.launches);
   // The kernel's size limits how many workers are resident at once.
-  std::string regs = r.registers ? fmt::format("{} registers, ", r.registers) : "";
+  std::string regs = r.kernel.registers ? fmt::format("{} registers, ", r.kernel.registers) : "";
   fmt::print(stderr,
              "kite-run: stats: kernel                {}{} bytes private memory per work-item, {} "
              "bytes local memory per work-group; {:.1f} workers per compute unit\n",
-             regs, r.private_bytes, r.local_bytes,
+             regs, r.kernel.private_bytes, r.kernel.local_bytes,
              r.compute_units ? double(s.workers) / r.compute_units : 0.0);
-  if (r.lanes == 1) {
+  if (r.worker.lanes == 1) {
     fmt::print(stderr,
                "kite-run: stats: workers               {} ({}), work-groups of 1 work-item\n",
                s.workers, r.workers_from);
@@ -521,7 +520,7 @@ void print_stats(const Report &r) {
   fmt::print(stderr,
              "kite-run: stats: workers               {} ({}), work-groups of {} work-items, "
              "local queues of {} entries\n",
-             s.workers, r.workers_from, r.lanes, r.local_queue);
+             s.workers, r.workers_from, r.worker.lanes, r.worker.local_queue);
   // SIMD efficiency: of the lanes a round's distinct block codes occupy
   // (the warp runs each code's lanes in turn), the share that ran a block.
   int64_t rounds = sum(KITE_STAT_ROUNDS), lane_blocks = sum(KITE_STAT_LANE_BLOCKS),
@@ -545,7 +544,7 @@ void print_stats(const Report &r) {
       fmt::print(stderr,
                  "kite-run: stats: SIMD efficiency       {:.1f}% (blocks run / (lanes x block "
                  "codes per round))\n",
-                 100.0 * double(lane_blocks) / (double(paths) * r.lanes));
+                 100.0 * double(lane_blocks) / (double(paths) * r.worker.lanes));
     }
   }
 }
@@ -678,11 +677,8 @@ int run(const Options &o) {
   uint32_t workers = choose_workers(o, device, program, cache, report);
   report.shape = choose_shape(o, device, artifact, workers, program.shape.lanes);
   report.shape.simd_stats = o.stats && program.shape.lanes > 1;
-  report.lanes = program.shape.lanes;
-  report.local_queue = program.shape.local_queue;
-  report.registers = program.registers;
-  report.private_bytes = program.private_bytes;
-  report.local_bytes = program.local_bytes;
+  report.worker = program.shape;
+  report.kernel = program.size;
   report.compute_units = device.compute_units;
   DeviceRun device_run(device, program, report.shape, args);
 
