@@ -450,8 +450,6 @@ void kite_free(kite_ctx *c, int r) {
 
 /* ---- Deques (Chase-Lev) ---------------------------------------------------- */
 
-/* Queues entry e; `site` is the Kite call that made it (-1: none), for the
- * error when the deque is full. */
 #if KITE_WIDE
 /* Rounds longer than this are long: their lanes put what they make ready on
  * the global deque at once, where idle workers can take it, instead of
@@ -472,6 +470,8 @@ void kite_written(kite_ctx *c, int n) {
 }
 #endif
 
+/* Queues entry e; `site` is the Kite call that made it (-1: none), for the
+ * error when the deque is full. */
 void kite_push(kite_ctx *c, long e, int site) {
 #if KITE_WIDE
   /* Into its ring of the local queue while that has room and the round is
