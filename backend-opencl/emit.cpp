@@ -588,6 +588,17 @@ class Emitter {
                        w.counter_slot, w.code);
   }
 
+  // The same inside kite_signal, where `*own` may hold: once the block is
+  // queued it may run anywhere, and the caller's `own` no longer holds.
+  std::string ready_when_last_in_signal(const cps::Block &w) {
+    if (w.counter_init == 1)
+      return fmt::format("if (*own) KITE_FENCE(); kite_ready(c, rec, {}); *own = 0;", w.code);
+    return fmt::format(
+        "if (kite_dec(*own, KITE_COUNTER(f, {})) == 1) {{ if (*own) KITE_FENCE(); "
+        "kite_ready(c, rec, {}); *own = 0; }}",
+        w.counter_slot, w.code);
+  }
+
   void emit_graph_start(int graph, std::ostream &s, int ind) {
     const cps::Graph &g = p_.graphs[graph];
     if (counted(g))
@@ -609,8 +620,8 @@ class Emitter {
 
   // Node `node` of this record has happened, inline in a block.
   void emit_signal_node(int node, std::ostream &s, int ind) {
-    line(s, ind, fmt::format("{{ int d = kite_signal(c, rec, {}, 0, -1); if (d >= 0) kite_finish(c, d); }}",
-                             node));
+    line(s, ind, fmt::format("{{ int d = kite_signal(c, rec, {}, 0, -1, {}); if (d >= 0) kite_finish(c, d, own); }}",
+                             node, "&own"));
   }
 
   // The number of elements of a loop's collection, held in its slot.
@@ -620,30 +631,68 @@ class Emitter {
                                                : "kite_length(c, " + slot(coll) + ")";
   }
 
+  // Whether running `ops` may make something of this record runnable
+  // elsewhere (see own_).
+  static bool may_share(const std::vector<cps::Op> &ops) {
+    for (const cps::Op &op : ops) {
+      switch (op.kind) {
+        case cps::OpKind::Exec: break;
+        case cps::OpKind::If:
+        case cps::OpKind::Case:
+        case cps::OpKind::Then:
+        case cps::OpKind::For:
+          if (op.parallel) return true;
+          for (const auto &part : op.inline_ops)
+            if (may_share(part)) return true;
+          break;
+        case cps::OpKind::Spawn:
+        case cps::OpKind::Map: return true;
+      }
+    }
+    return false;
+  }
+
   void emit_ops(const std::vector<cps::Op> &ops, std::ostream &s, int ind) {
     for (const cps::Op &op : ops) {
       const Stmt &st = *op.stmt;
       switch (op.kind) {
         case cps::OpKind::Exec: emit_exec(st, s, ind); break;
-        case cps::OpKind::Spawn: emit_spawn(op, s, ind); break;
-        case cps::OpKind::If:
+        case cps::OpKind::Spawn:
+          share_record(s, ind);
+          emit_spawn(op, s, ind);
+          break;
+        case cps::OpKind::If: {
+          // After the if, `own` may be 1 if it may be after either branch.
+          const bool before = own_;
           line(s, ind, "if (" + expr(*st.expr) + ") {");
           emit_part(op, 0, s, ind + 2);
+          const bool after_then = own_;
+          own_ = before;
           line(s, ind, "} else {");
           emit_part(op, 1, s, ind + 2);
+          own_ = own_ || after_then;
           line(s, ind, "}");
           break;
+        }
         case cps::OpKind::Case: emit_case(op, s, ind); break;
         case cps::OpKind::Then:
           if (op.parallel) {
             emit_inline_graph(op.graphs[0], s, ind);  // its end queues the second side
+            share_record(s, ind);
           } else {
             emit_part(op, 0, s, ind);
             emit_part(op, 1, s, ind);
           }
           break;
-        case cps::OpKind::For: emit_for(op, s, ind); break;
-        case cps::OpKind::Map: emit_map(op, s, ind); break;
+        case cps::OpKind::For:
+          // A sequential loop's body runs again after what it shared.
+          if (op.parallel || may_share(op.inline_ops[0])) share_record(s, ind);
+          emit_for(op, s, ind);
+          break;
+        case cps::OpKind::Map:
+          share_record(s, ind);
+          emit_map(op, s, ind);
+          break;
       }
     }
   }
@@ -660,7 +709,10 @@ class Emitter {
     line(s, ind + 2, fmt::format("KITE_DATA __global long *uv = kite_field(c, u, 0, {});", site(st.loc)));
     line(s, ind + 2, "switch ((int)uv[0]) {");
     bool has_default = false;
+    const bool before = own_;  // after the case: as after any branch
+    bool after = false;
     for (size_t i = 0; i < st.branches.size(); ++i) {
+      own_ = before;
       const CaseBranch &b = st.branches[i];
       if (b.field.empty()) {
         has_default = true;
@@ -672,9 +724,11 @@ class Emitter {
                                        slot_macro(b.binder_var->type)));
       }
       emit_part(op, i, s, ind + 4);
+      after = after || own_;
       line(s, ind + 4, "break;");
       line(s, ind + 2, "}");
     }
+    own_ = after;
     if (!has_default)
       line(s, ind + 2, fmt::format("default: kite_error(c, KITE_ERR_CASE, {}, 0, 0);", site(st.loc)));
     line(s, ind + 2, "}");
@@ -752,14 +806,17 @@ class Emitter {
   }
 
   void emit_block_end(const cps::Block &b, std::ostream &s, int ind) {
-    // Whoever the signals below wake reads what this block wrote.
-    line(s, ind, "KITE_FENCE();");
+    // Whoever the signals below wake reads what this block wrote; while
+    // `own` holds, they wake nobody but this lane (kite_signal and
+    // kite_finish fence before they hand anything over).
+    if (!b.notify.empty()) share_record(s, ind);  // a block of this record may start elsewhere
+    line(s, ind, own_ ? "if (!own) KITE_FENCE();" : "KITE_FENCE();");
     for (int n : b.notify) {
       const cps::Block &w = p_.blocks[n];
       line(s, ind, ready_when_last(w));
     }
-    line(s, ind, fmt::format("{{ int d = kite_signal(c, rec, -1, 0, {}); if (d >= 0) kite_finish(c, d); }}",
-                             b.graph));
+    line(s, ind, fmt::format("{{ int d = kite_signal(c, rec, -1, 0, {}, {}); if (d >= 0) kite_finish(c, d, own); }}",
+                             b.graph, "&own"));
   }
 
   void emit_step(const cps::Block &b, std::ostream &s) {
@@ -816,8 +873,9 @@ class Emitter {
       line(s, 4, fmt::format("if (atomic_sub(KITE_COUNTER(KITE_REC(c, parent), {}), hi - lo) == hi - lo) {{",
                              op.counter_slot));
       line(s, 6, "KITE_FENCE();");
-      line(s, 6, fmt::format("int d = kite_signal(c, parent, {}, 0, -1);", op.node));
-      line(s, 6, "if (d >= 0) kite_finish(c, d);");
+      line(s, 6, "int own = 0;");
+      line(s, 6, fmt::format("int d = kite_signal(c, parent, {}, 0, -1, &own);", op.node));
+      line(s, 6, "if (d >= 0) kite_finish(c, d, 0);");
       line(s, 4, "}");
       return;
     }
@@ -863,8 +921,9 @@ class Emitter {
                              g.outstanding_slot));
     // Every call has returned: end the chunk as a returning call would.
     line(s, ind + 2, fmt::format("*KITE_COUNTER(f, {}) = 1;", g.outstanding_slot));
-    line(s, ind + 2, fmt::format("int d = kite_signal(c, rec, -1, 0, {});", g.id));
-    line(s, ind + 2, "if (d >= 0) kite_finish(c, d);");
+    line(s, ind + 2, "int own = 0;");
+    line(s, ind + 2, fmt::format("int d = kite_signal(c, rec, -1, 0, {}, &own);", g.id));
+    line(s, ind + 2, "if (d >= 0) kite_finish(c, d, 0);");
     line(s, ind, "}");
   }
 
@@ -1000,6 +1059,8 @@ class Emitter {
                        : b.kind == cps::BlockKind::Next  ? "next map iteration"
                                                          : "continuation";
     s << fmt::format("{{ /* task {}: {} b{} */\n", t.name, what, b.id);
+    own_ = task_entry;
+    line(s, 4, fmt::format("int own = {};", int(own_)));
     if (b.kind == cps::BlockKind::Step) {
       emit_step(b, s);
     } else if (b.kind == cps::BlockKind::Split) {
@@ -1025,7 +1086,7 @@ class Emitter {
   void emit_signal(std::ostream &s) {
     s << "/* Node `node` (or, with node -1, graph `graph`) of record `rec` has\n"
          " * happened. Returns the record whose task this finished, or -1. */\n";
-    s << "int kite_signal(kite_ctx *c, int rec, int node, long bits, int graph) {\n";
+    s << "int kite_signal(kite_ctx *c, int rec, int node, long bits, int graph, int *own) {\n";
     s << "  kite_rec f = KITE_REC(c, rec);\n";
     s << "  (void)bits;\n";
     s << "  int j = 0; /* a direct map's call: its iteration in the chunk */\n";
@@ -1036,9 +1097,9 @@ class Emitter {
       const cps::NodeInfo &info = p_.nodes[n];
       if (info.detached_from >= 0) {
         s << fmt::format("    case {}: /* detached from loop n{} */\n", n, info.detached_from);
-        line(s, 6, fmt::format("if (atomic_dec(KITE_COUNTER(f, {})) != 1) return -1;",
+        line(s, 6, fmt::format("if (kite_dec(*own, KITE_COUNTER(f, {})) != 1) return -1;",
                                info.detached_slot));
-        line(s, 6, "KITE_FENCE();");
+        line(s, 6, "if (!*own) KITE_FENCE();");
         line(s, 6, fmt::format("node = {}; graph = -1; continue;", info.detached_from));
       }
       if (info.graph < 0) continue;
@@ -1062,11 +1123,11 @@ class Emitter {
       }
       if (info.target) {
         line(s, 6, slot(info.target) + " = " + from_bits(info.target->type, "bits") + ";");
-        line(s, 6, "KITE_FENCE();");
+        line(s, 6, "if (!*own) KITE_FENCE();");
       }
       for (int b : info.notify) {
         const cps::Block &w = p_.blocks[b];
-        line(s, 6, ready_when_last(w));
+        line(s, 6, ready_when_last_in_signal(w));
       }
       line(s, 6, fmt::format("graph = {};", info.graph));
       line(s, 6, "break;");
@@ -1077,9 +1138,12 @@ class Emitter {
       if (g.id < 0) continue;  // a part of an inline statement: no counters
       s << fmt::format("    case {}:\n", g.id);
       if (counted(g))
-        line(s, 6, fmt::format("if (atomic_dec(KITE_COUNTER(f, {})) != 1) return -1;",
+        line(s, 6, fmt::format("if (kite_dec(*own, KITE_COUNTER(f, {})) != 1) return -1;",
                                g.outstanding_slot));
-      line(s, 6, "KITE_FENCE();");
+      // While *own holds, no other lane signalled here: nothing to see. A
+      // graph end that queues a block of this record fences for it.
+      const bool queues = g.end != cps::GraphEnd::Task && g.end != cps::GraphEnd::Node;
+      line(s, 6, queues ? "KITE_FENCE();" : "if (!*own) KITE_FENCE();");
       switch (g.end) {
         case cps::GraphEnd::Task:
           task_ = g.task;
@@ -1118,7 +1182,7 @@ class Emitter {
     line(s, 6, fmt::format("{{ int n = KITE_I(f, {}) - KITE_I(f, {});", g.hi_slot, g.lo_slot));
     line(s, 8, "int parent = (int)(f[0] & 0xffffffffL);");
     line(s, 8, "kite_free(c, rec);");
-    line(s, 8, "rec = parent; f = KITE_REC(c, rec);");
+    line(s, 8, "rec = parent; f = KITE_REC(c, rec); *own = 0;");
     line(s, 8, fmt::format("if (atomic_sub(KITE_COUNTER(f, {}), n) != n) return -1;", g.end_slot));
     line(s, 8, "KITE_FENCE();");
     line(s, 8, fmt::format("node = {}; graph = -1; continue; }}", g.end_node));
@@ -1161,6 +1225,23 @@ class Emitter {
   std::map<const Type *, std::string> dispatchers_;
   std::map<const VarDecl *, std::string> locals_;  // variables held in C variables
   std::string direct_index_;  // the index of the direct map being emitted
+  // In a task's entry block, the C variable `own` says that no other lane
+  // can reach this record's counters yet, so its signals need no atomics
+  // (kite_dec). It is 1 from the block's start until the block makes
+  // something of this record runnable elsewhere: a call (the callee
+  // signals here when it returns), a queued block, a map. A task entry
+  // runs on a record just made for it (or taken over by a tail call, when
+  // everything else in the caller has happened), so nothing of it is
+  // outstanding there. own_: where the code being emitted is, `own` may
+  // still be 1 (false: it is 0, or not declared).
+  bool own_ = false;
+
+  // `own` is 0 from here on.
+  void share_record(std::ostream &s, int ind) {
+    if (own_) line(s, ind, "own = 0;");
+    own_ = false;
+  }
+
   std::map<std::string, std::string> lengths_;  // array variable -> its length's C variable
   int helper_count_ = 0;
   // The C type of a closure's task id: only the kind matters here.

@@ -234,7 +234,13 @@ typedef struct {
 #endif
 } kite_ctx;
 
-#define KITE_REC(c, r) ((c)->frames + (long)(r) * KITE_FRAME_WORDS)
+/* Records lie KITE_FRAME_STRIDE longs apart: the artifact's KITE_FRAME_WORDS
+ * rounded up by kite-run (--record-align) so that on a GPU no two records
+ * share a cache line. */
+#ifndef KITE_FRAME_STRIDE
+#define KITE_FRAME_STRIDE KITE_FRAME_WORDS
+#endif
+#define KITE_REC(c, r) ((c)->frames + (long)(r) * KITE_FRAME_STRIDE)
 #define KITE_ENTRY(code, rec) (((long)(code) << 32) | (long)(uint)(rec))
 #define KITE_LINK(parent, node) (((long)(node) << 32) | (long)(uint)(parent))
 /* Typed access to a record's slots. */
@@ -252,7 +258,7 @@ typedef struct {
 /* The generated part of the program. kite_signal returns the record whose
  * task the signal finished, or -1. */
 void kite_block(kite_ctx *c, int rec, int code);
-int kite_signal(kite_ctx *c, int rec, int node, long bits, int graph);
+int kite_signal(kite_ctx *c, int rec, int node, long bits, int graph, int *own);
 void kite_start_main(kite_ctx *c);
 
 /* ---- Errors --------------------------------------------------------------- */
@@ -572,11 +578,24 @@ void kite_ready_at(kite_ctx *c, int rec, int code, int site) {
 
 void kite_ready(kite_ctx *c, int rec, int code) { kite_ready_at(c, rec, code, -1); }
 
+/* One event fewer on counter p; returns the count before. `own`: no other
+ * lane can reach p's record now (its task's entry block has made nothing of
+ * it runnable elsewhere yet), so a plain decrement does. */
+int kite_dec(int own, volatile __global int *p) {
+  if (own) {
+    int v = *p;
+    *p = v - 1;
+    return v;
+  }
+  return atomic_dec(p);
+}
+
 /* Record `rec`'s task has finished: hand its result to the node of its caller
- * that waits for it, and go on up while callers finish too. */
-void kite_finish(kite_ctx *c, int rec) {
+ * that waits for it, and go on up while callers finish too. `own`: this lane
+ * made every signal of rec's task's last block, so it has seen every write. */
+void kite_finish(kite_ctx *c, int rec, int own) {
   for (;;) {
-    KITE_FENCE(); /* see every write made before the last signal */
+    if (!own) KITE_FENCE(); /* see every write made before the last signal */
     kite_rec f = KITE_REC(c, rec);
     long link = f[0];
     long bits = f[1];
@@ -589,7 +608,8 @@ void kite_finish(kite_ctx *c, int rec) {
       atomic_xchg(&c->ctl[KITE_CTL_DONE], 1);
       return;
     }
-    rec = kite_signal(c, parent, node, bits, -1);
+    own = 0; /* the parent's counters are shared */
+    rec = kite_signal(c, parent, node, bits, -1, &own);
     if (rec < 0) return;
   }
 }

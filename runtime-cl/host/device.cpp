@@ -140,6 +140,7 @@ std::vector<Device> list_devices() {
       d.local_mem = device_value<cl_ulong>(id, CL_DEVICE_LOCAL_MEM_SIZE);
       d.max_group = device_value<size_t>(id, CL_DEVICE_MAX_WORK_GROUP_SIZE);
       d.simd_width = simd_width(id);
+      d.cache_line = device_value<cl_uint>(id, CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE);
       devices.push_back(std::move(d));
     }
   }
@@ -190,9 +191,12 @@ DeviceProgram build_program(const Device &device, const std::string &opencl,
   const bool nvidia = device.platform_name.find("NVIDIA") != std::string::npos;
   // -cl-nv-verbose: the build log names the registers per work-item.
   if (nvidia) p.options += " -DKITE_NVIDIA=1 -cl-nv-verbose";
+  if (shape.max_registers > 0)
+    p.options += fmt::format(" -cl-nv-maxrregcount={}", shape.max_registers);
+  p.options += fmt::format(" -DKITE_FRAME_STRIDE={}", shape.record_words);
   if (shape.lanes > 1) {
-    p.options += fmt::format(" -DKITE_LANES={} -DKITE_LOCAL_QUEUE={}", shape.lanes,
-                             shape.local_queue);
+    p.options +=
+        fmt::format(" -DKITE_LANES={} -DKITE_LOCAL_QUEUE={}", shape.lanes, shape.local_queue);
   }
   p.cache_key = fnv1a({"kite-run program cache 1", opencl, p.options, device.name, device.version,
                        device.driver_version});

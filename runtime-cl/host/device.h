@@ -26,7 +26,9 @@ struct Device {
   cl_ulong max_alloc = 0;  // CL_DEVICE_MAX_MEM_ALLOC_SIZE
   cl_ulong local_mem = 0;  // CL_DEVICE_LOCAL_MEM_SIZE
   size_t max_group = 1;    // CL_DEVICE_MAX_WORK_GROUP_SIZE
-  uint32_t simd_width = 0; // lanes that run in lockstep (NVIDIA's warp, AMD's wavefront); 0: unknown
+  uint32_t simd_width =
+      0;  // lanes that run in lockstep (NVIDIA's warp, AMD's wavefront); 0: unknown
+  uint32_t cache_line = 0;  // CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE in bytes; 0: unknown
 
   bool is_cpu() const { return (type & CL_DEVICE_TYPE_CPU) != 0; }
   bool is_gpu() const { return (type & CL_DEVICE_TYPE_GPU) != 0; }
@@ -46,8 +48,10 @@ const Device &select_device(const std::vector<Device> &devices, const std::strin
 
 // The shape of a worker, fixed when the program is built.
 struct WorkerShape {
-  uint32_t lanes = 1;        // work-items per worker (KITE_LANES)
-  uint32_t local_queue = 0;  // entries in a wide worker's local queue (KITE_LOCAL_QUEUE)
+  uint32_t lanes = 1;          // work-items per worker (KITE_LANES)
+  uint32_t local_queue = 0;    // entries in a wide worker's local queue (KITE_LOCAL_QUEUE)
+  uint32_t max_registers = 0;  // NVIDIA's register limit per work-item; 0: the compiler's
+  uint32_t record_words = 0;   // longs from one record to the next (KITE_FRAME_STRIDE)
 };
 
 // What the kernel needs per work-item and work-group (for --stats):
