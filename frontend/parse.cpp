@@ -487,6 +487,12 @@ class Builder {
       s->body = block(c->block());
       return s;
     }
+    if (auto *c = dynamic_cast<KiteParser::WhileItemContext *>(ctx)) {
+      auto s = ast::make_stmt(StmtKind::While, loc(c));
+      s->expr = expr(c->expr());
+      s->body = block(c->block());
+      return s;
+    }
     if (auto *c = dynamic_cast<KiteParser::BlockItemContext *>(ctx)) {
       auto s = ast::make_stmt(StmtKind::Block, loc(c));
       s->body = block(c->block());
