@@ -797,6 +797,14 @@ class Checker {
       diags_.error(e.loc, "the fields of union {} can only be read with case", base->name);
       return nullptr;
     }
+    if ((base->kind == TypeKind::Array || base->kind == TypeKind::Range) &&
+        (e.text == "length" || e.text == "size" || e.text == "len" || e.text == "count")) {
+      const Expr &of = *e.children[0];
+      std::string arg = of.kind == ExprKind::Name ? of.text : "...";
+      diags_.error(e.loc, "{} has no fields; its length is 'length({})'",
+                   base->kind == TypeKind::Array ? "an array" : "a range", arg);
+      return nullptr;
+    }
     diags_.error(e.loc, "a value of type {} has no fields", to_string(base));
     return nullptr;
   }
