@@ -37,6 +37,66 @@ void Diagnostics::error(SourceLoc loc, const std::string &message) {
 
 void Diagnostics::note(SourceLoc loc, const std::string &message) { report(loc, "note", message); }
 
+bool Diagnostics::warning(SourceLoc loc, Warning w, const std::string &message) {
+  if (warnings_.none || !warnings_.enabled[int(w)]) return false;
+  std::string flag = std::string("-W") + warning_name(w);
+  if (warnings_.as_errors) {
+    ++errors_;
+    report(loc, "error", message + " [-Werror," + flag + "]");
+  } else {
+    report(loc, "warning", message + " [" + flag + "]");
+  }
+  return true;
+}
+
+const char *warning_name(Warning w) {
+  switch (w) {
+#define X(k, s) \
+  case Warning::k: return s;
+    KITE_WARNINGS(X)
+#undef X
+  }
+  return "?";
+}
+
+bool is_warning_flag(const std::string &arg) {
+  return arg == "-w" || (arg.size() > 2 && arg.compare(0, 2, "-W") == 0);
+}
+
+bool apply_warning_flag(const std::string &arg, WarningOptions &options, std::string &error) {
+  if (arg == "-w") {
+    options.none = true;
+    return true;
+  }
+  if (arg == "-Werror") {
+    options.as_errors = true;
+    return true;
+  }
+  if (arg == "-Wno-error") {
+    options.as_errors = false;
+    return true;
+  }
+  std::string name = arg.substr(2);
+  bool on = true;
+  if (name.compare(0, 3, "no-") == 0) {
+    on = false;
+    name = name.substr(3);
+  }
+  for (int i = 0; i < kNumWarnings; ++i)
+    if (name == warning_name(Warning(i))) {
+      options.enabled[i] = on;
+      return true;
+    }
+  if (name == "all") {
+    for (bool &e : options.enabled) e = on;
+    return true;
+  }
+  error = "unknown warning option '" + arg + "' (the warnings are";
+  for (int i = 0; i < kNumWarnings; ++i) error += std::string(i ? ", " : " ") + "-W" + warning_name(Warning(i));
+  error += ")";
+  return false;
+}
+
 void Diagnostics::check_no_errors() const {
   if (errors_ > 0) throw CompileFailed();
 }
