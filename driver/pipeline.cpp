@@ -36,6 +36,8 @@ int compile(const SourceFile &file, const CompileOptions &o, std::ostream &diagn
     // AST -> typed AST: names resolved, calls typed future<r> (frontend/check.h).
     TypeContext types;
     check(*program, types, diags);
+    // Warnings (frontend/lint.h, ir/lint.h), printed in source order.
+    diags.hold_warnings();
     lint(*program, diags);
     std::set<const ast::VarDecl *> written = written_through(*program);
 
@@ -52,6 +54,7 @@ int compile(const SourceFile &file, const CompileOptions &o, std::ostream &diagn
     ntg::Program graphs = ntg::build(*program, build);
     verify(graphs);
     warn_unordered_reads(graphs, written, diags);
+    diags.release_warnings();
     diags.check_no_errors();  // -Werror
     if (o.dump_ntg == "text") return ntg::dump(graphs, std::cout), 0;
     if (o.dump_ntg == "dot") return ntg::dump_dot(graphs, std::cout), 0;
@@ -68,6 +71,7 @@ int compile(const SourceFile &file, const CompileOptions &o, std::ostream &diagn
     if (o.emit_cl) std::cout << artifact.opencl;
     return 0;
   } catch (const CompileFailed &) {
+    diags.release_warnings();
     return 1;
   }
 }

@@ -1,6 +1,8 @@
 #include "frontend/diagnostics.h"
 
+#include <algorithm>
 #include <cstdlib>
+#include <tuple>
 #include <iostream>
 
 namespace kite {
@@ -35,17 +37,34 @@ void Diagnostics::error(SourceLoc loc, const std::string &message) {
   report(loc, "error", message);
 }
 
-void Diagnostics::note(SourceLoc loc, const std::string &message) { report(loc, "note", message); }
+void Diagnostics::note(SourceLoc loc, const std::string &message) {
+  if (holding_ && !held_.empty()) {
+    held_.back().notes.push_back({loc, message});
+    return;
+  }
+  report(loc, "note", message);
+}
+
+void Diagnostics::release_warnings() {
+  holding_ = false;
+  std::stable_sort(held_.begin(), held_.end(), [](const Held &a, const Held &b) {
+    return std::tie(a.loc.file, a.loc.line, a.loc.col) < std::tie(b.loc.file, b.loc.line, b.loc.col);
+  });
+  for (const Held &h : held_) {
+    report(h.loc, h.severity, h.message);
+    for (auto &[loc, message] : h.notes) report(loc, "note", message);
+  }
+  held_.clear();
+}
 
 bool Diagnostics::warning(SourceLoc loc, Warning w, const std::string &message) {
   if (warnings_.none || !warnings_.enabled[int(w)]) return false;
   std::string flag = std::string("-W") + warning_name(w);
-  if (warnings_.as_errors) {
-    ++errors_;
-    report(loc, "error", message + " [-Werror," + flag + "]");
-  } else {
-    report(loc, "warning", message + " [" + flag + "]");
-  }
+  const char *severity = warnings_.as_errors ? "error" : "warning";
+  std::string text = message + (warnings_.as_errors ? " [-Werror," + flag + "]" : " [" + flag + "]");
+  if (warnings_.as_errors) ++errors_;
+  if (holding_) held_.push_back({loc, severity, text, {}});
+  else report(loc, severity, text);
   return true;
 }
 

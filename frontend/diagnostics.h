@@ -65,6 +65,10 @@ class Diagnostics {
   // reported, so that its notes follow only then.
   bool warning(SourceLoc loc, Warning w, const std::string &message);
   void set_warnings(const WarningOptions &options) { warnings_ = options; }
+  // Between these, warnings and their notes are held back and then printed
+  // in source order (passes that find several kinds of warning at once).
+  void hold_warnings() { holding_ = true; }
+  void release_warnings();
   template <typename... Args>
   void error(SourceLoc loc, fmt::format_string<Args...> f, Args &&...args) {
     error(loc, fmt::format(f, std::forward<Args>(args)...));
@@ -86,6 +90,14 @@ class Diagnostics {
   std::ostream &out_;
   int errors_ = 0;
   WarningOptions warnings_;
+  struct Held {
+    SourceLoc loc;
+    const char *severity;
+    std::string message;
+    std::vector<std::pair<SourceLoc, std::string>> notes;
+  };
+  bool holding_ = false;
+  std::vector<Held> held_;
 };
 
 // For a broken compiler invariant: prints "internal compiler error" and aborts

@@ -102,6 +102,7 @@ class Shadows {
         if (it == scopes_[i].end()) continue;
         const VarDecl &outer = *it->second;
         std::string what = outer.is_param ? "a parameter" : "a variable";
+        shadowing_.insert(&v);
         if (diags_.warning(v.loc, Warning::Shadow,
                            fmt::format("'{}' shadows {} declared at line {}", v.name, what,
                                        outer.loc.line)) &&
@@ -120,6 +121,11 @@ class Shadows {
   const SourceFile &file_;
   Diagnostics &diags_;
   std::vector<std::map<std::string, const VarDecl *>> scopes_;
+
+ public:
+  // The declarations that shadow another: -Wunused leaves them to -Wshadow,
+  // whose note (`s <- ...`) fixes both.
+  std::set<const VarDecl *> shadowing_;
 };
 
 // -Wunused: variables declared in a task (not parameters, loop variables or
@@ -137,7 +143,10 @@ class Unused {
     }
   }
 
-  void report(const TaskDecl &t, Diagnostics &diags) { report(t.body, diags); }
+  void report(const TaskDecl &t, const std::set<const VarDecl *> &skip, Diagnostics &diags) {
+    skip_ = &skip;
+    report(t.body, diags);
+  }
 
  private:
   void reads(const Expr &e) {
@@ -152,8 +161,11 @@ class Unused {
     for (auto &s : stmts) {
       if (s->kind == StmtKind::Decl)
         for (auto &v : s->vars)
-          if (!read_.count(v.get()) && !v->name.empty() && v->name[0] != '_')
-            diags.warning(v->loc, Warning::Unused, fmt::format("'{}' is never read", v->name));
+          if (!read_.count(v.get()) && !skip_->count(v.get()) && !v->name.empty() &&
+              v->name[0] != '_')
+            diags.warning(v->loc, Warning::Unused,
+                          fmt::format("'{}' is never {}", v->name,
+                                      v->type && v->type->kind == TypeKind::Task ? "used" : "read"));
       report(s->body, diags);
       report(s->else_body, diags);
       for (auto &b : s->branches) report(b.body, diags);
@@ -161,6 +173,7 @@ class Unused {
   }
 
   std::set<const VarDecl *> read_;
+  const std::set<const VarDecl *> *skip_ = nullptr;
 };
 
 // -Wprint-format: printf- or format-style placeholders in a string given to
@@ -330,7 +343,7 @@ void lint(const Program &program, Diagnostics &diags) {
   for (auto &t : program.tasks) {
     if (!own(*t)) continue;
     shadows.task(*t);
-    unused.report(*t, diags);
+    unused.report(*t, shadows.shadowing_, diags);
     print.list(t->body);
   }
 }
