@@ -465,6 +465,15 @@ bool parse_mistake(const SourceFile &file, antlr4::TokenStream &tokens, Token *t
     }
   }
   size_t start = statement_start(tokens, i);
+  // `for (i = 0; i < n; i++)`: the first `;` inside the head.
+  if (t->getType() == KiteLexer::SEMI && start < i &&
+      (tokens.get(start)->getType() == KiteLexer::FOR ||
+       tokens.get(start)->getType() == KiteLexer::MAP)) {
+    m.loc = loc_of(t);
+    m.message = "Kite has no C-style 'for (init; condition; step)': a loop goes over a range or "
+                "an array, as in 'for (i = [0, n - 1]) { ... }', or use 'while'";
+    return true;
+  }
   if (start + 1 <= i && tokens.get(start)->getType() == KiteLexer::ID &&
       tokens.get(start + 1)->getType() == KiteLexer::ID)
     return statement_start_mistake(file, tokens, start, m);
