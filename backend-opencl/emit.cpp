@@ -737,6 +737,10 @@ class Emitter {
 
   void emit_for(const cps::Op &op, std::ostream &s, int ind) {
     const Stmt &st = *op.stmt;
+    if (st.kind == StmtKind::While) {
+      emit_while(op, s, ind);
+      return;
+    }
     if (!op.parallel) {
       line(s, ind, "{");
       std::vector<const VarDecl *> promoted = promote_vars(st, s, ind + 2);
@@ -757,6 +761,29 @@ class Emitter {
     line(s, ind, i + " = 0;");
     line(s, ind, fmt::format("*KITE_COUNTER(f, {}) = 1;", op.counter_slot));
     line(s, ind, fmt::format("if ({} == 0) {{", loop_length(st)));
+    emit_loop_done(op, s, ind + 2);
+    line(s, ind, "} else {");
+    emit_inline_graph(op.graphs[0], s, ind + 2);
+    line(s, ind, "}");
+  }
+
+  // A while is a for whose step tests its condition instead of its index.
+  void emit_while(const cps::Op &op, std::ostream &s, int ind) {
+    const Stmt &st = *op.stmt;
+    if (!op.parallel) {
+      line(s, ind, "{");
+      std::vector<const VarDecl *> promoted = promote_vars(st, s, ind + 2);
+      line(s, ind + 2, "while (" + expr(*st.expr) + ") {");
+      emit_ops(op.inline_ops[0], s, ind + 4);
+      line(s, ind + 2, "}");
+      unpromote_vars(st, promoted, s, ind + 2);
+      line(s, ind, "}");
+      return;
+    }
+    // Chained: the step block tests the condition again when an
+    // iteration's graph is done.
+    line(s, ind, fmt::format("*KITE_COUNTER(f, {}) = 1;", op.counter_slot));
+    line(s, ind, "if (!(" + expr(*st.expr) + ")) {");
     emit_loop_done(op, s, ind + 2);
     line(s, ind, "} else {");
     emit_inline_graph(op.graphs[0], s, ind + 2);
@@ -822,10 +849,14 @@ class Emitter {
   void emit_step(const cps::Block &b, std::ostream &s) {
     const cps::Op &op = b.loop;
     const Stmt &st = *op.stmt;
-    std::string i = slot(st.index_var.get());
     line(s, 4, "c->n_conts += 1;");
-    line(s, 4, fmt::format("{} += 1;", i));
-    line(s, 4, fmt::format("if ({} < {}) {{", i, loop_length(st)));
+    if (st.kind == StmtKind::While) {
+      line(s, 4, "if (" + expr(*st.expr) + ") {");
+    } else {
+      std::string i = slot(st.index_var.get());
+      line(s, 4, fmt::format("{} += 1;", i));
+      line(s, 4, fmt::format("if ({} < {}) {{", i, loop_length(st)));
+    }
     emit_inline_graph(op.graphs[0], s, 6);
     line(s, 4, "} else {");
     emit_loop_done(op, s, 6);
@@ -933,7 +964,8 @@ class Emitter {
   // it cannot keep record slots that a heap store might alias) and the ones
   // it writes are stored back after it.
   std::vector<const VarDecl *> promote_vars(const Stmt &loop, std::ostream &s, int ind) {
-    VarSet used = {loop.index_var.get(), loop.coll_var.get()};
+    VarSet used;
+    if (loop.index_var) used = {loop.index_var.get(), loop.coll_var.get()};
     if (loop.expr) vars_in(*loop.expr, used);
     vars_in(loop.body, VarUse::Any, used);
     std::vector<const VarDecl *> promoted;
@@ -947,7 +979,8 @@ class Emitter {
     for (const VarDecl *v : promoted) locals_[v] = fmt::format("v{}", v->id);
     // An array the loop does not reassign keeps its length (lengths never
     // change), so its bounds checks need not load it.
-    VarSet written = {loop.index_var.get(), loop.coll_var.get()};
+    VarSet written;
+    if (loop.index_var) written = {loop.index_var.get(), loop.coll_var.get()};
     vars_in(loop.body, VarUse::Written, written);
     std::string lens;
     for (const VarDecl *v : promoted) {
@@ -961,7 +994,8 @@ class Emitter {
 
   void unpromote_vars(const Stmt &loop, const std::vector<const VarDecl *> &promoted,
                       std::ostream &s, int ind) {
-    VarSet written = {loop.index_var.get(), loop.coll_var.get()};
+    VarSet written;
+    if (loop.index_var) written = {loop.index_var.get(), loop.coll_var.get()};
     vars_in(loop.body, VarUse::Written, written);
     for (const VarDecl *v : promoted) {
       locals_.erase(v);

@@ -4,13 +4,19 @@
 //   kitec prog.kite --dump-ntg       the nested task graphs (text; =dot for Graphviz)
 //   kitec prog.kite --emit-cl        the generated OpenCL C
 //   kitec --version                  kitec's version, which kite-run must share
+//   kitec -Werror / -w / -Wno-shadow  warnings as errors / none / one off
 #include <CLI/CLI.hpp>
+
+#include <iostream>
 
 #include "driver/pipeline.h"
 
 int main(int argc, char **argv) {
   CLI::App app{"kitec: the Kite compiler"};
   app.name("kitec");
+  app.footer(
+      "Warnings (all on by default): -Wshadow, -Wunused, -Wunordered-read, -Wprint-format.\n"
+      "-Wno-<name> turns one off, -W<name> on again, -w turns all off, -Werror makes them errors.");
   app.set_version_flag("--version", "kitec " KITE_VERSION, "print kitec's version and exit");
   kite::CompileOptions o;
   std::string ntg;
@@ -28,10 +34,20 @@ int main(int argc, char **argv) {
   bool no_bounds = false;
   app.add_flag("--no-bounds-checks", no_bounds,
                "do not check array indices (a wrong index is then undefined behaviour)");
-  // -O0 is the conventional spelling of --no-opt.
-  std::vector<std::string> args;
-  for (int i = argc - 1; i >= 1; --i)
-    args.push_back(std::string(argv[i]) == "-O0" ? "--no-opt" : argv[i]);
+  // -O0 is the conventional spelling of --no-opt. The warning flags
+  // (-Wshadow, -Wno-unused, -Werror, -w) are taken out first, in order.
+  std::vector<std::string> args, warning_flags;
+  for (int i = argc - 1; i >= 1; --i) {
+    if (kite::is_warning_flag(argv[i])) warning_flags.insert(warning_flags.begin(), argv[i]);
+    else args.push_back(std::string(argv[i]) == "-O0" ? "--no-opt" : argv[i]);
+  }
+  for (const std::string &flag : warning_flags) {
+    std::string error;
+    if (!kite::apply_warning_flag(flag, o.warnings, error)) {
+      std::cerr << "kitec: error: " << error << "\n";
+      return 1;
+    }
+  }
   try {
     app.parse(args);
   } catch (const CLI::ParseError &e) {

@@ -2,14 +2,17 @@
 
 #include <fstream>
 #include <iostream>
+#include <set>
 #include <sstream>
 
 #include "backend-opencl/emit.h"
 #include "frontend/check.h"
+#include "frontend/lint.h"
 #include "frontend/parse.h"
 #include "frontend/prelude.h"
 #include "ir/anf.h"
 #include "ir/closures.h"
+#include "ir/lint.h"
 #include "ir/cps.h"
 #include "ir/ntg.h"
 #include "ir/verify.h"
@@ -19,6 +22,7 @@ namespace kite {
 int compile(const SourceFile &file, const CompileOptions &o, std::ostream &diagnostics,
             Artifact &artifact) {
   Diagnostics diags(file, diagnostics);
+  diags.set_warnings(o.warnings);
   try {
     // Source text -> AST (frontend/parse.h).
     std::unique_ptr<ast::Program> program = parse(file, diags);
@@ -32,6 +36,10 @@ int compile(const SourceFile &file, const CompileOptions &o, std::ostream &diagn
     // AST -> typed AST: names resolved, calls typed future<r> (frontend/check.h).
     TypeContext types;
     check(*program, types, diags);
+    // Warnings (frontend/lint.h, ir/lint.h), printed in source order.
+    diags.hold_warnings();
+    lint(*program, diags);
+    std::set<const ast::VarDecl *> written = written_through(*program);
 
     // Anonymous tasks get their captures and closures (ir/closures.h, §4.2).
     convert_closures(*program, types);
@@ -45,6 +53,9 @@ int compile(const SourceFile &file, const CompileOptions &o, std::ostream &diagn
     build.optimize = o.optimize;
     ntg::Program graphs = ntg::build(*program, build);
     verify(graphs);
+    warn_unordered_reads(graphs, written, diags);
+    diags.release_warnings();
+    diags.check_no_errors();  // -Werror
     if (o.dump_ntg == "text") return ntg::dump(graphs, std::cout), 0;
     if (o.dump_ntg == "dot") return ntg::dump_dot(graphs, std::cout), 0;
 
@@ -60,6 +71,7 @@ int compile(const SourceFile &file, const CompileOptions &o, std::ostream &diagn
     if (o.emit_cl) std::cout << artifact.opencl;
     return 0;
   } catch (const CompileFailed &) {
+    diags.release_warnings();
     return 1;
   }
 }

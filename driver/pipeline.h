@@ -5,6 +5,7 @@
 #include <string>
 
 #include "backend-opencl/emit.h"
+#include "frontend/diagnostics.h"
 #include "frontend/source.h"
 
 namespace kite {
@@ -18,6 +19,7 @@ struct CompileOptions {
   bool emit_cl = false;       // the generated OpenCL C
   bool optimize = true;       // §3.3.4: graph flattening and tail calls
   bool bounds_checks = true;  // off: array indices are not checked (for measuring)
+  WarningOptions warnings;    // -W flags
 };
 
 // Runs every pass on the text of `file`, reporting errors to `diagnostics`;

@@ -214,6 +214,12 @@ class Printer {
         out_ << "\n";
         stmts(s.body, indent + 1);
         return;
+      case StmtKind::While:
+        out_ << "while ";
+        expr(*s.expr, indent);
+        out_ << "\n";
+        stmts(s.body, indent + 1);
+        return;
     }
     out_ << "\n";
   }
@@ -288,6 +294,41 @@ class Printer {
 }  // namespace
 
 void dump(const Program &program, std::ostream &out) { Printer(out).program(program); }
+
+namespace {
+TypeExprPtr clone_type(const TypeExpr &t) {
+  auto c = std::make_unique<TypeExpr>();
+  c->loc = t.loc;
+  c->name = t.name;
+  for (auto &a : t.args) c->args.push_back(clone_type(*a));
+  return c;
+}
+}  // namespace
+
+ExprPtr clone(const Expr &e) {
+  auto c = std::make_unique<Expr>();
+  c->kind = e.kind;
+  c->loc = e.loc;
+  c->type = e.type;
+  c->int_value = e.int_value;
+  c->is_long = e.is_long;
+  c->fits_int = e.fits_int;
+  c->float_value = e.float_value;
+  c->is_float32 = e.is_float32;
+  c->bool_value = e.bool_value;
+  c->text = e.text;
+  c->var = e.var;
+  c->task = e.task;
+  c->global = e.global;
+  c->builtin = e.builtin;
+  c->field = e.field;
+  c->binop = e.binop;
+  c->unop = e.unop;
+  for (auto &child : e.children) c->children.push_back(child ? clone(*child) : nullptr);
+  if (e.type_expr) c->type_expr = clone_type(*e.type_expr);
+  for (auto &f : e.fields) c->fields.push_back({f.loc, f.name, clone(*f.value)});
+  return c;
+}
 
 bool is_task_call(const Expr &e) {
   return e.kind == ExprKind::Call && e.children[0]->builtin < 0;

@@ -147,7 +147,8 @@ struct Expr {
   X(If)         /* if (e) { s } else { s } */                                 \
   X(Case)       /* case (e) { b... } */                                       \
   X(For)        /* for (x = e[i]) { s } */                                    \
-  X(Map)        /* map (x = e[i]) { s } */
+  X(Map)        /* map (x = e[i]) { s } */                                    \
+  X(While)      /* while (e) { s } */
 
 enum class StmtKind {
 #define X(k) k,
@@ -170,14 +171,14 @@ struct Stmt {
 
   // ExprStmt: expr. Return: expr (may be null). Assign: target <- expr.
   // Decl: vars with optional type and init (init only with one var).
-  // If/Case/For/Map: expr is the condition / scrutinee / collection.
+  // If/Case/For/Map/While: expr is the condition / scrutinee / collection.
   ExprPtr expr;
   ExprPtr target;
   std::vector<std::unique_ptr<VarDecl>> vars;
   std::vector<VarDecl *> temps;  // Decl of compiler temporaries (owned by the task)
   TypeExprPtr decl_type;
 
-  StmtList body;       // Block, If-then, For/Map body, Then-first (1 stmt)
+  StmtList body;       // Block, If-then, For/Map/While body, Then-first (1 stmt)
   StmtList else_body;  // If-else, Then-second (1 stmt)
   bool has_else = false;
 
@@ -255,6 +256,11 @@ void dump(const Program &program, std::ostream &out);
 std::string to_string(const TypeExpr &type);
 // A string literal as C and Kite write it: quoted, with escapes.
 std::string quote(const std::string &text);
+
+// A copy of a checked expression (an anonymous task in it is shared: the
+// checker has lifted it to the program's tasks, and evaluating the copy makes
+// another closure of the same task).
+ExprPtr clone(const Expr &e);
 
 // True if e itself is a call of a task (after checking: anything called
 // that is not a built-in, a named task or a task value).

@@ -299,6 +299,15 @@ class Checker {
       case StmtKind::Case: return check_case(s);
       case StmtKind::For:
       case StmtKind::Map: check_loop(s); return false;
+      case StmtKind::While: {
+        Type *c = value_of(*s.expr, types_.bool_t());
+        if (c && c->kind != TypeKind::Bool)
+          diags_.error(s.expr->loc, "condition must be bool, not {}", to_string(c));
+        ++loop_depth_;
+        check_block(s.body);
+        --loop_depth_;
+        return false;
+      }
     }
     return false;
   }
@@ -488,7 +497,7 @@ class Checker {
 
   void check_return(Stmt &s) {
     if (loop_depth_ > 0) {
-      diags_.error(s.loc, "'return' cannot appear in the body of a for or map loop");
+      diags_.error(s.loc, "'return' cannot appear in the body of a for, while or map loop");
       return;
     }
     Type *want = task_->result_type;
@@ -786,6 +795,14 @@ class Checker {
     }
     if (base->kind == TypeKind::Union) {
       diags_.error(e.loc, "the fields of union {} can only be read with case", base->name);
+      return nullptr;
+    }
+    if ((base->kind == TypeKind::Array || base->kind == TypeKind::Range) &&
+        (e.text == "length" || e.text == "size" || e.text == "len" || e.text == "count")) {
+      const Expr &of = *e.children[0];
+      std::string arg = of.kind == ExprKind::Name ? of.text : "...";
+      diags_.error(e.loc, "{} has no fields; its length is 'length({})'",
+                   base->kind == TypeKind::Array ? "an array" : "a range", arg);
       return nullptr;
     }
     diags_.error(e.loc, "a value of type {} has no fields", to_string(base));

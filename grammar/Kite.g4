@@ -75,6 +75,7 @@ item
     (ELSE IF LPAREN expr RPAREN block)* (ELSE block)?  # ifItem
   | CASE LPAREN expr RPAREN LBRACE caseBranch* RBRACE  # caseItem
   | (FOR | MAP) LPAREN ID ASSIGN expr RPAREN block     # loopItem
+  | WHILE LPAREN expr RPAREN block                     # whileItem
   | block                                              # blockItem
   | expr (ARROW expr)?                                 # exprItem
   ;
@@ -135,6 +136,7 @@ CASE : 'case' ;
 DEFAULT : 'default' ;
 FOR : 'for' ;
 MAP : 'map' ;
+WHILE : 'while' ;
 RETURN : 'return' ;
 THEN : 'then' ;
 NEW : 'new' ;

@@ -128,6 +128,7 @@ enum class CodeOp : uint8_t {
   Case,      // case (e) arms
   For,       // for: slot = e (the collection), slot2 its index, body
   Map,       // map: the same, iterations in index order
+  While,     // while: run `other` (the condition's calls), test e, run body; repeat
 };
 
 struct Code;

@@ -229,6 +229,13 @@ class Compiler {
         out.push_back(c);
         return;
       }
+      case StmtKind::While: {
+        Code *c = code(CodeOp::While, s.loc);
+        c->e = expr(*s.expr, c->other);
+        list(s.body, c->body);
+        out.push_back(c);
+        return;
+      }
     }
     internal_error("statement kind unknown to the interpreter");
   }

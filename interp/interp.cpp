@@ -459,6 +459,13 @@ class Machine {
       case CodeOp::Map:
         loop(c, f);
         return Flow::Next;
+      case CodeOp::While:
+        for (;;) {
+          exec_list(c->other, f);
+          if (!as_int(eval(c->e, f))) break;
+          exec_list(c->body, f);
+        }
+        return Flow::Next;
     }
     return Flow::Next;
   }

@@ -14,6 +14,7 @@ std::vector<StmtList *> nested_lists(Stmt &s) {
     case StmtKind::Then: out = {&s.body, &s.else_body}; break;
     case StmtKind::For:
     case StmtKind::Map:
+    case StmtKind::While:
     case StmtKind::Block: out = {&s.body}; break;
     case StmtKind::Case:
       for (auto &b : s.branches) out.push_back(&b.body);
@@ -400,6 +401,26 @@ class Anf {
       case StmtKind::Then:
         for (StmtList *inner : nested_lists(*s)) rewrite_list(*inner);
         break;
+      case StmtKind::While: {
+        StmtList before;
+        ExprPtr again = clone(*s->expr);
+        ExprPtr cond = flat(std::move(s->expr), before);
+        if (before.empty()) {
+          s->expr = std::move(cond);
+        } else {
+          // A condition that needs statements of its own (task calls, or
+          // too tall) is computed into a variable before the loop and again
+          // at the end of every iteration: `c = e; while (c) { ...; c <- e }`.
+          SourceLoc loc = again->loc;
+          VarDecl *c = temp(types_.bool_t(), loc);
+          for (auto &b : before) out.push_back(std::move(b));
+          out.push_back(decl_of(c, std::move(cond), loc));
+          s->body.push_back(assign_of(c, std::move(again), loc));
+          s->expr = name_of(c, loc);
+        }
+        rewrite_list(s->body);
+        break;
+      }
       default: break;  // the checker rejected the rest
     }
     out.push_back(std::move(s));

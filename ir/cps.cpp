@@ -34,9 +34,9 @@ class LocalArrays {
     if (st.kind == StmtKind::Assign && st.target->kind == ast::ExprKind::Name)
       escapes_.insert(st.target->var);
     if (st.target) use(*st.target);
-    bool loop = st.kind == StmtKind::For || st.kind == StmtKind::Map;
+    bool loop = st.kind == StmtKind::For || st.kind == StmtKind::Map || st.kind == StmtKind::While;
     if (st.expr) {
-      if (loop && st.expr->kind == ast::ExprKind::Name) {
+      if (loop && st.kind != StmtKind::While && st.expr->kind == ast::ExprKind::Name) {
         // The loop's collection: its elements are used in the body.
       } else {
         use(*st.expr);
@@ -473,7 +473,10 @@ class Lowering {
           // Chained: one iteration's graph at a time, in the task's record.
           int body = lower_graph(*node.graphs[0]);
           op.counter_slot = next_slot_++;
-          detach_calls(*node.graphs[0], node, op.counter_slot);
+          // A while's condition may read what any call of the iteration
+          // wrote, so its iterations wait for all their calls.
+          if (node.stmt->kind != ast::StmtKind::While)
+            detach_calls(*node.graphs[0], node, op.counter_slot);
           int step = new_block(body, BlockKind::Step);
           p_.blocks[step].code = p_.num_codes++;
           p_.graphs[body].end = GraphEnd::LoopStep;

@@ -135,6 +135,7 @@ std::string to_kite(const Stmt &s) {
     case StmtKind::If: return "if (" + to_kite(*s.expr) + ")";
     case StmtKind::Case: return "case (" + to_kite(*s.expr) + ")";
     case StmtKind::Then: return "then";
+    case StmtKind::While: return "while (" + to_kite(*s.expr) + ")";
     case StmtKind::For:
     case StmtKind::Map: {
       std::string index = s.index_var && !s.index_var->is_temp ? "[" + s.index_var->name + "]" : "";
@@ -341,6 +342,13 @@ class Builder {
         if (s.kind == StmtKind::Map) body.arrow = Arrow::Par;
         free_vars(*s.expr, d.x);
         d = d + body;
+        break;
+      }
+      case StmtKind::While: {  // (9), with the condition read before every iteration
+        n->kind = NodeKind::For;
+        n->graphs.push_back(build_graph(s.body));
+        free_vars(*s.expr, d.x);
+        d = d + n->graphs[0]->dep;
         break;
       }
       default: break;

@@ -25,7 +25,8 @@ Dep compose(const Dep &a, const Dep &b);    // a ; b
 struct Graph;
 
 // Figure 5's node kinds, plus `then`, whose two sides are graphs run one
-// after the other.
+// after the other. A `while` is a For node (its statement tells them apart):
+// both run their body's graph once per iteration, in order.
 enum class NodeKind { Stmt, If, Case, Then, For, Map };
 
 struct Node {

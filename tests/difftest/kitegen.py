@@ -963,6 +963,41 @@ class Gen:
                     f(env)
         return [head + ' { ' + ' '.join(body_lines) + ' }'], run
 
+    def while_loop(self, ctx):
+        """w = 0; while (w < n [&& cond]) { acc <- ...; w <- w + 1; }: a counter bounds
+        the trips; the optional condition may call tasks and is tested before every
+        iteration."""
+        accs = [v for v in ctx.vars() if v.kind == 'local' and v.mutable and v.t in SCALARS
+                and not v.alias and (not ctx.in_map or v.name in ctx.map_locals)]
+        if not accs:
+            return None
+        w = self.fresh('w')
+        n = self.r.randint(-1, 6)
+        inner = ctx.copy()
+        inner.push()
+        inner.add(Var(w, 'int', mutable=False, kind='index'))
+        body_lines, body_fns = [], []
+        for _ in range(self.r.randint(1, 3)):
+            acc = self.pick(accs)
+            e = self.expr(inner, acc.t, 2)
+            body_lines.append(f'{acc.name} <- {e.text};')
+            body_fns.append(lambda env, n=acc.name, f=e.fn: env.__setitem__(n, f(env)))
+        head = f'while ({w} < {n})'
+        cond = None
+        if self.chance(0.4):
+            cond = self.expr(inner, 'bool', 2)
+            head = f'while ({w} < {n} && {cond.at(3)})'
+        body_lines.append(f'{w} <- {w} + 1;')
+
+        def run(env, w=w, n=n, c=cond.fn if cond else None, fns=body_fns):
+            env[w] = 0
+            while env[w] < n and (c is None or c(env)):
+                self.budget.spend()
+                for f in fns:
+                    f(env)
+                env[w] += 1
+        return [f'{w} = 0;', head + ' { ' + ' '.join(body_lines) + ' }'], run
+
     def for_array(self, ctx):
         """for / map over an array with element alias and index."""
         cands = [a for a in self.arrays(ctx) if a.t[1] in ('int', 'long', 'double')
@@ -1347,7 +1382,7 @@ class Gen:
         r = self.r.random()
         opts = [(self.simple_decl, 5), (self.assign_scalar, 4), (self.assign_elem, 2),
                 (self.new_array, 2), (self.for_range, 3), (self.for_array, 3),
-                (self.struct_stmt, 1), (self.field_assign, 1), (self.union_stmt, 1),
+                (self.while_loop, 2), (self.struct_stmt, 1), (self.field_assign, 1), (self.union_stmt, 1),
                 (self.tuple_stmt, 1), (self.parallel_calls, 3), (self.future_stmt, 1),
                 (self.task_value_stmt, 1), (self.prelude_stmt, 1), (self.writer_then, 1),
                 (self.early_return, 1)]

@@ -311,7 +311,7 @@ TEST_CASE("syntax errors") {
   CHECK(first_error("task main() { if x { } }") == "t.kite:1:18: error: expected '('");
   CHECK(first_error("task main() { x: = 3; }") == "t.kite:1:18: error: expected type");
   CHECK(first_error("struct s { f int }") == "t.kite:1:14: error: expected ':'");
-  CHECK(first_error("task main() {") == "t.kite:1:14: error: expected '}' at end of file");
+  CHECK(first_error("task main() {") == "t.kite:1:13: error: this '{' is never closed");
   CHECK(first_error("task main() { x y; }") == "t.kite:1:16: error: expected ';' after expression");
   CHECK(first_error("task main() { a() then }") == "t.kite:1:24: error: unexpected '}'");
   CHECK(first_error("task main() { }\n3;") == "t.kite:2:1: error: expected declaration");

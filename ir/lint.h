@@ -1,0 +1,19 @@
+// -Wunordered-read, found on the nested task graphs: a statement that reads
+// an array which an earlier call of the same graph was given, with no
+// dependency making it wait for that call (a call determines no variable,
+// §3.3.2, so nothing orders the two unless `then` or a result does).
+#pragma once
+
+#include <set>
+
+#include "frontend/diagnostics.h"
+#include "ir/ntg.h"
+
+namespace kite {
+
+// `written`: the variables calls may write through (frontend/lint.h); a call
+// given an array it only reads does not make a later read unordered.
+void warn_unordered_reads(const ntg::Program &program, const std::set<const ast::VarDecl *> &written,
+                          Diagnostics &diags);
+
+}  // namespace kite
