@@ -43,6 +43,8 @@
 #include <thread>
 #include <vector>
 
+#include <unistd.h>
+
 #include "host/args.h"
 #include "host/artifact.h"
 #include "host/cache.h"
@@ -51,6 +53,7 @@
 #include "host/launch.h"
 #include "host/printer.h"
 #include "host/report.h"
+#include "host/source.h"
 #include "host/trace.h"
 #include "host/values.h"
 #include "runtime-cl/kite_abi.h"
@@ -226,7 +229,9 @@ std::optional<int> parse_command_line(int argc, char **argv, Options &o) {
   // For --help only: arrange_command_line takes these.
   std::string unused_prog;
   std::vector<std::string> unused_args;
-  app.add_option("prog", unused_prog, "The program, as written by kitec -o");
+  app.add_option("prog", unused_prog,
+                 "The program, as written by kitec; or a Kite source (a name ending in .kite), "
+                 "which kite-run compiles first");
   app.add_option("args", unused_args, "main's arguments");
 
   try {
@@ -658,9 +663,16 @@ int run(const Options &o) {
     return 0;
   }
 
-  // 1. The artifact and main's arguments.
+  // 1. The artifact (or the source, compiled) and main's arguments.
   check_options(o);
-  Artifact artifact = load_artifact(o.prog);
+  Artifact artifact;
+  if (is_kite_source(o.prog)) {
+    std::optional<Artifact> compiled = compile_source(o.prog);
+    if (!compiled) return 1;  // its errors are reported, as kitec reports them
+    artifact = std::move(*compiled);
+  } else {
+    artifact = load_artifact(o.prog);
+  }
   MainArgs args = convert_args(artifact, o.args);
 
   // 2. Device and program.
@@ -668,8 +680,11 @@ int run(const Options &o) {
   Cache cache(!o.no_cache);
   Report report;
   auto setup_start = Clock::now();
+  // The notice of a kernel build goes to a terminal only, where someone
+  // waits for it; logs and tests see the same stderr on every run.
+  const bool notice = isatty(STDERR_FILENO) != 0;
   DeviceProgram program =
-      build_program(device, artifact.opencl, choose_worker_shape(o, device), cache);
+      build_program(device, artifact.opencl, choose_worker_shape(o, device), cache, notice);
   report.setup_ms = ms_since(setup_start);
   report.binary_cached = program.from_cache;
 
