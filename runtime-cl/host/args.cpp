@@ -65,7 +65,8 @@ class FileText {
   FileText(const std::string &arg, const Param &param) {
     const std::string path = arg.substr(1);
     fd_ = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd_ < 0) throw RunError(fmt::format("cannot open '{}' for parameter '{}'", arg, param.name));
+    if (fd_ < 0)
+      throw RunError(fmt::format("cannot open '{}' for parameter '{}'", arg, param.name));
     struct stat st;
     if (fstat(fd_, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
       void *p = mmap(nullptr, static_cast<size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd_, 0);
@@ -115,8 +116,8 @@ std::pair<int64_t, unsigned char *> append_array(std::vector<int64_t> &heap, siz
   return {ref, reinterpret_cast<unsigned char *>(heap.data() + ref + 1)};
 }
 
-[[noreturn]] void bad_element(Scalar type, std::string_view text, size_t index,
-                              const Param &param, bool out_of_range, const std::string &where) {
+[[noreturn]] void bad_element(Scalar type, std::string_view text, size_t index, const Param &param,
+                              bool out_of_range, const std::string &where) {
   throw RunError(fmt::format("cannot read '{}' as {} for element {} of parameter '{}'{}{}", text,
                              scalar_name(type), index, param.name,
                              out_of_range ? " (out of range)" : "", where));

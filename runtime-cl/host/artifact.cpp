@@ -31,7 +31,8 @@ class Parser {
     a.path = path_;
     next_line();  // "kite-artifact 2", checked by check_format
     std::string_view second = next_line();
-    if (second.substr(0, 6) != "kitec ") fail("expected 'kitec <version>' after the 'kite-artifact' line");
+    if (second.substr(0, 6) != "kitec ")
+      fail("expected 'kitec <version>' after the 'kite-artifact' line");
     if (second.substr(6) != KITE_VERSION) {
       throw RunError(fmt::format(
           "'{}' was compiled by kitec {}, and this kite-run runs only artifacts of kitec {}: "

@@ -1,20 +1,22 @@
 // Unit tests of the artifact's two sides: what the backend writes
 // (write_artifact) is what kite-run reads (parse_artifact), with and without
 // the "#!" line that makes the file executable.
+#include "host/artifact.h"
+
 #include <doctest/doctest.h>
 
 #include <sstream>
 
 #include "backend-opencl/emit.h"
 #include "driver/pipeline.h"
-#include "host/artifact.h"
 #include "host/cl.h"
 
 namespace {
 
 // A small program's artifact, compiled by the pipeline kitec runs.
 kite::Artifact compiled() {
-  kite::SourceFile file("t.kite", "task main(n: int): int {\n  print(\"n is\", n);\n  return n;\n}\n");
+  kite::SourceFile file("t.kite",
+                        "task main(n: int): int {\n  print(\"n is\", n);\n  return n;\n}\n");
   std::ostringstream errors;
   kite::Artifact artifact;
   REQUIRE(kite::compile(file, kite::CompileOptions{}, errors, artifact) == 0);
