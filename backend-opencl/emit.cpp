@@ -1318,7 +1318,7 @@ uint64_t fnv1a64(std::string_view bytes) {
 
 }  // namespace
 
-void write_artifact(const Artifact &a, std::ostream &file) {
+void write_artifact(const Artifact &a, std::ostream &file, const std::string &interpreter) {
   // The whole text is built first: its last line is a checksum of the rest.
   std::ostringstream out;
   out << "kite-artifact 2\n";
@@ -1336,6 +1336,7 @@ void write_artifact(const Artifact &a, std::ostream &file) {
   out << "opencl " << a.opencl.size() << "\n" << a.opencl;
   if (!a.opencl.empty() && a.opencl.back() != '\n') out << "\n";
   std::string body = out.str();
+  if (!interpreter.empty()) file << "#!" << interpreter << "\n";
   file << body << fmt::format("checksum {:016x}\n", fnv1a64(body));
 }
 

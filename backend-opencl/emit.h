@@ -30,7 +30,9 @@ struct EmitOptions {
 Artifact emit_opencl(const cps::Program &program, const ast::Program &ast,
                      const std::string &source_path, const EmitOptions &options = {});
 
-// The file format of docs/artifact.md.
-void write_artifact(const Artifact &a, std::ostream &out);
+// The file format of docs/artifact.md. A non-empty `interpreter` becomes the
+// first line, "#!" and it, which lets the file run as a program; the checksum
+// does not cover that line.
+void write_artifact(const Artifact &a, std::ostream &out, const std::string &interpreter = "");
 
 }  // namespace kite

@@ -1,5 +1,9 @@
 #include "driver/pipeline.h"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <set>
@@ -91,14 +95,48 @@ int compile(const CompileOptions &o) {
 
   bool dumped = o.dump_ast || !o.dump_ntg.empty() || o.dump_cps;
   if (!o.output.empty() && !dumped) {
-    std::ofstream out(o.output, std::ios::binary | std::ios::trunc);
-    write_artifact(artifact, out);
-    if (!out) {
-      std::cerr << "kitec: error: cannot write '" << o.output << "'\n";
+    {
+      std::ofstream out(o.output, std::ios::binary | std::ios::trunc);
+      write_artifact(artifact, out, kite_run_interpreter());
+      out.close();
+      if (!out) {
+        std::cerr << "kitec: error: cannot write '" << o.output << "'\n";
+        return 1;
+      }
+    }
+    // Executable, as a linker leaves its output: 0777 less the umask.
+    mode_t mask = umask(0);
+    umask(mask);
+    struct stat st;
+    if (stat(o.output.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+        chmod(o.output.c_str(), 0777 & ~mask) != 0) {
+      std::cerr << "kitec: error: cannot make '" << o.output << "' executable\n";
       return 1;
     }
   }
   return 0;
+}
+
+std::string default_output(const std::string &input) {
+  std::filesystem::path path(input);
+  if (path.extension() != ".kite" || path.stem().empty()) return "";
+  return path.stem().string();
+}
+
+std::string kite_run_interpreter() {
+  // Linux passes at most 127 bytes of a "#!" line before 5.1 and splits it at
+  // white space: a longer path, or one with a space, falls back to PATH.
+  constexpr size_t kMaxShebang = 127 - 2;
+  std::error_code ec;
+  std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    std::string beside = (self.parent_path() / "kite-run").string();
+    if (beside.size() <= kMaxShebang && beside.find_first_of(" \t\n") == std::string::npos &&
+        access(beside.c_str(), X_OK) == 0) {
+      return beside;
+    }
+  }
+  return "/usr/bin/env kite-run";
 }
 
 }  // namespace kite

@@ -29,8 +29,18 @@ struct CompileOptions {
 int compile(const SourceFile &file, const CompileOptions &options, std::ostream &diagnostics,
             Artifact &artifact);
 
-// Reads options.input, compiles it and writes the artifact to options.output;
-// returns the process exit status.
+// Reads options.input, compiles it and writes the artifact to options.output
+// (an executable file: its first line runs kite_run_interpreter()); returns
+// the process exit status.
 int compile(const CompileOptions &options);
+
+// kitec's default output for `input`: its file name without ".kite", in the
+// current directory; "" when `input` does not end in ".kite".
+std::string default_output(const std::string &input);
+
+// The "#!" line of an artifact, without the "#!": the kite-run beside the
+// running program when there is one (the same version, by construction),
+// else "/usr/bin/env kite-run", the kite-run on PATH (docs/artifact.md).
+std::string kite_run_interpreter();
 
 }  // namespace kite

@@ -178,7 +178,7 @@ int run(const Options &o) {
   // An artifact names the source it was compiled from; run that.
   std::string source_path = o.prog;
   std::string text = read_file(o.prog);
-  if (text.rfind("kite-artifact ", 0) == 0) {
+  if (kite::host::looks_like_artifact(text)) {
     kite::host::Artifact artifact = kite::host::parse_artifact(text, o.prog);
     source_path = artifact.source;
     std::ifstream probe(source_path, std::ios::binary);

@@ -32,7 +32,7 @@ fi
 # tests/sanitizers.sh sets the sanitizers' options and the suppressions for
 # PoCL and the OpenCL loader.
 # The kernel-building differential run is left to the Release suite.
-tests/sanitizers.sh ctest --test-dir build-san --output-on-failure -E "^difftest$"
+tests/sanitizers.sh ctest --test-dir build-san --output-on-failure -j"$jobs" -E "^difftest$"
 
 step "fuzz targets into build-fuzz"
 cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKITE_FUZZ=ON \

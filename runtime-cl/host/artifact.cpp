@@ -21,7 +21,9 @@ constexpr int kMaxFrameWords = 1 << 16;
 
 class Parser {
  public:
-  Parser(std::string_view text, const std::string &path) : text_(text), path_(path) {}
+  // `first_line`: the line number of text's first line (2 after a "#!" line).
+  Parser(std::string_view text, const std::string &path, int first_line)
+      : text_(text), path_(path), line_no_(first_line - 1) {}
 
   // Parses the body of an artifact whose checksum has been verified.
   Artifact parse() {
@@ -29,7 +31,8 @@ class Parser {
     a.path = path_;
     next_line();  // "kite-artifact 2", checked by check_format
     std::string_view second = next_line();
-    if (second.substr(0, 6) != "kitec ") fail("expected 'kitec <version>' on the second line");
+    if (second.substr(0, 6) != "kitec ")
+      fail("expected 'kitec <version>' after the 'kite-artifact' line");
     if (second.substr(6) != KITE_VERSION) {
       throw RunError(fmt::format(
           "'{}' was compiled by kitec {}, and this kite-run runs only artifacts of kitec {}: "
@@ -215,26 +218,43 @@ class Parser {
   std::string_view text_;
   const std::string &path_;
   size_t pos_ = 0;
-  int line_no_ = 0;
+  int line_no_;
 };
 
 constexpr std::string_view kMagic = "kite-artifact ";
 constexpr std::string_view kFormat = "kite-artifact 2";
 constexpr std::string_view kChecksum = "checksum ";
+constexpr std::string_view kShebang = "#!";
+
+std::string_view line_at(std::string_view text, size_t pos) {
+  std::string_view line = text.substr(std::min(pos, text.size()));
+  line = line.substr(0, line.find('\n'));
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  return line;
+}
 
 // The first line: is this an artifact at all, and of the format this
-// kite-run reads? Nothing else is read before the checksum is verified.
+// kite-run reads? Nothing else is read before the checksum is verified,
+// except the second line's kitec version, to name it when the format is not
+// this kite-run's.
 void check_format(std::string_view text, const std::string &path) {
-  std::string_view first = text.substr(0, text.find('\n'));
-  if (!first.empty() && first.back() == '\r') first.remove_suffix(1);
+  std::string_view first = line_at(text, 0);
   if (first.substr(0, kMagic.size()) != kMagic) {
-    throw RunError(fmt::format("'{}' is not a kite artifact (compile it with kitec)", path));
+    throw RunError(fmt::format(
+        "'{}' is not a kite artifact (compile it with kitec {}, whose artifacts this version "
+        "runs)",
+        path, KITE_VERSION));
   }
   if (first != kFormat) {
+    std::string_view second = line_at(text, text.find('\n') + 1);
+    std::string writer = second.substr(0, 6) == "kitec " && second.size() < 40
+                             ? fmt::format(" (written by kitec {})", second.substr(6))
+                             : std::string();
     throw RunError(fmt::format(
-        "'{}' is in artifact format '{}', and this version of Kite reads format '{}': compile it "
-        "again with kitec {}",
-        path, first.substr(kMagic.size()), kFormat.substr(kMagic.size()), KITE_VERSION));
+        "'{}' is in artifact format '{}'{}, and this version of Kite ({}) reads format '{}': "
+        "compile it again with kitec {}",
+        path, first.substr(kMagic.size()), writer, KITE_VERSION, kFormat.substr(kMagic.size()),
+        KITE_VERSION));
   }
 }
 
@@ -314,10 +334,22 @@ void check_against_kernel(const Artifact &a) {
 }  // namespace
 
 Artifact parse_artifact(std::string_view text, const std::string &path) {
+  // A "#!" line lets the file run as a program; the checksum leaves it out,
+  // so it may be edited to name another kite-run.
+  int first_line = 1;
+  if (text.substr(0, kShebang.size()) == kShebang) {
+    size_t end = text.find('\n');
+    text.remove_prefix(end == std::string_view::npos ? text.size() : end + 1);
+    first_line = 2;
+  }
   check_format(text, path);
-  Artifact a = Parser(checked_body(text, path), path).parse();
+  Artifact a = Parser(checked_body(text, path), path, first_line).parse();
   check_against_kernel(a);
   return a;
+}
+
+bool looks_like_artifact(std::string_view text) {
+  return text.substr(0, kMagic.size()) == kMagic || text.substr(0, kShebang.size()) == kShebang;
 }
 
 Artifact load_artifact(const std::string &path) {

@@ -37,5 +37,8 @@ struct Artifact {
 Artifact load_artifact(const std::string &path);
 // The same for text already in memory; `path` only names it in messages.
 Artifact parse_artifact(std::string_view text, const std::string &path);
+// Whether `text` starts as an artifact does: "kite-artifact " or a "#!" line
+// (which no Kite source has).
+bool looks_like_artifact(std::string_view text);
 
 }  // namespace kite::host

@@ -182,7 +182,7 @@ const Device &select_device(const std::vector<Device> &devices, const std::strin
 }
 
 DeviceProgram build_program(const Device &device, const std::string &opencl,
-                            const WorkerShape &shape, const Cache &cache) {
+                            const WorkerShape &shape, const Cache &cache, bool notice) {
   DeviceProgram p;
   p.shape = shape;
   p.options = device.is_cpu() ? "-cl-std=CL1.2 -w -DKITE_CPU=1" : "-cl-std=CL1.2 -w -DKITE_GPU=1";
@@ -214,6 +214,12 @@ DeviceProgram build_program(const Device &device, const std::string &opencl,
     p.from_cache = static_cast<bool>(p.program);
   }
   if (!p.program) {
+    if (notice) {
+      fmt::print(stderr, "kite-run: building the kernel for {} ({})\n", device.name,
+                 cache.enabled() ? "first run of this program; later runs use the cache"
+                                 : "--no-cache: the kernel is built on every run");
+      std::fflush(stderr);
+    }
     const char *text = opencl.c_str();
     size_t size = opencl.size();
     p.program = Program(clCreateProgramWithSource(p.context.get(), 1, &text, &size, &err));

@@ -80,7 +80,9 @@ struct DeviceProgram {
 // -DKITE_CPU=1 and, for wide workers, -DKITE_LANES and -DKITE_LOCAL_QUEUE, loading or
 // storing the binary through `cache`. On a build failure prints the build log to
 // stderr and throws RunError.
+// `notice`: say on stderr, before a build (the cache had no binary), that
+// one is under way, since it takes seconds.
 DeviceProgram build_program(const Device &device, const std::string &opencl,
-                            const WorkerShape &shape, const Cache &cache);
+                            const WorkerShape &shape, const Cache &cache, bool notice = false);
 
 }  // namespace kite::host

@@ -1,13 +1,15 @@
 // kite-run: runs a program compiled by kitec on an OpenCL device.
 //
 //   kite-run [options] prog args...
+//   kite-run [options] prog.kite args...   compiles the source first (host/source.h)
+//   ./prog args...                         the artifact's "#!" line runs kite-run
 //
 // The artifact (docs/artifact.md) holds main's signature, the string and
 // error-site tables, and one OpenCL program whose kernel `kite_uber` is a
 // persistent scheduler: every work-item is a worker that runs tasks until main
 // has finished. kite-run's part (kite_abi.h is the contract):
-//   1. read the artifact and convert the command-line arguments to main's
-//      parameter types;
+//   1. read the artifact (or compile the source) and convert the
+//      command-line arguments to main's parameter types;
 //   2. pick a device, build the program (or load its binary from the cache);
 //   3. choose the grid: one worker per work-group of one work-item, as many
 //      groups as can be resident at once (the compute units on a CPU, a probe
@@ -22,6 +24,7 @@
 // except a run stopped by --timeout: exit status 124, as timeout(1) uses.
 
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -51,6 +54,7 @@
 #include "host/launch.h"
 #include "host/printer.h"
 #include "host/report.h"
+#include "host/source.h"
 #include "host/trace.h"
 #include "host/values.h"
 #include "runtime-cl/kite_abi.h"
@@ -111,7 +115,8 @@ struct Options {
 
 // What the run measured, for --stats and --time.
 struct Report {
-  double setup_ms = 0;  // context + program build or cache load + kernel
+  std::optional<double> source_ms;  // kite-run prog.kite: compiling the source
+  double setup_ms = 0;              // context + program build or cache load + kernel
   bool binary_cached = false;
   double probe_ms = 0;     // the residency probe, when it launched
   int probe_launches = 0;  // 0: no probe, or its result came from the cache
@@ -234,7 +239,9 @@ std::optional<int> parse_command_line(int argc, char **argv, Options &o) {
   // For --help only: arrange_command_line takes these.
   std::string unused_prog;
   std::vector<std::string> unused_args;
-  app.add_option("prog", unused_prog, "The program, as written by kitec -o");
+  app.add_option("prog", unused_prog,
+                 "The program, as written by kitec; or a Kite source (a name ending in .kite), "
+                 "which kite-run compiles first");
   app.add_option("args", unused_args, "main's arguments");
 
   try {
@@ -582,6 +589,7 @@ void print_stats(const Report &r) {
 }
 
 void print_times(const Report &r) {
+  if (r.source_ms) fmt::print(stderr, "kite-run: time: compile the source {:.1f} ms\n", *r.source_ms);
   fmt::print(stderr, "kite-run: time: compile-to-device {:.1f} ms (binary {})\n", r.setup_ms,
              r.binary_cached ? "from cache" : "built");
   if (r.probe_launches > 0) {
@@ -690,19 +698,31 @@ int run(const Options &o) {
     return 0;
   }
 
-  // 1. The artifact and main's arguments.
+  // 1. The artifact (or the source, compiled) and main's arguments.
   check_options(o);
-  Artifact artifact = load_artifact(o.prog);
+  Report report;
+  Artifact artifact;
+  if (is_kite_source(o.prog)) {
+    auto compile_start = Clock::now();
+    std::optional<Artifact> compiled = compile_source(o.prog);
+    if (!compiled) return 1;  // its errors are reported, as kitec reports them
+    artifact = std::move(*compiled);
+    report.source_ms = ms_since(compile_start);
+  } else {
+    artifact = load_artifact(o.prog);
+  }
   MainArgs args = convert_args(artifact, o.args);
 
   // 2. Device and program.
   const Device &device = select_device(devices, o.device);
   Cache cache(!o.no_cache);
-  Report report;
   auto setup_start = Clock::now();
+  // The notice of a kernel build goes to a terminal only, where someone
+  // waits for it; logs and tests see the same stderr on every run.
+  const bool notice = isatty(STDERR_FILENO) != 0;
   DeviceProgram program = build_program(
       device, artifact.opencl,
-      choose_worker_shape(o, device, static_cast<uint32_t>(artifact.frame_words)), cache);
+      choose_worker_shape(o, device, static_cast<uint32_t>(artifact.frame_words)), cache, notice);
   report.setup_ms = ms_since(setup_start);
   report.binary_cached = program.from_cache;
 

@@ -9,7 +9,8 @@ Each line argument replaces the header line with the same first word
 "opencl" line instead ("string 2 \"extra\""). The checksum line is then recomputed, so
 that only kite-run's other checks can notice the change, unless
 --keep-checksum is given. --corrupt flips one bit of a byte in the middle of
-the OpenCL source and keeps the old checksum.
+the OpenCL source and keeps the old checksum. A leading "#!" line is kept as
+it is (the checksum does not cover it).
 """
 import sys
 
@@ -32,6 +33,9 @@ additions = [args[i + 1] for i, a in enumerate(args) if a == "--add"]
 replacements = [a for i, a in enumerate(args)
                 if not a.startswith("--") and (i == 0 or args[i - 1] != "--add")]
 data = open(path, "rb").read()
+shebang = b""
+if data.startswith(b"#!"):
+    shebang, data = data[:data.find(b"\n") + 1], data[data.find(b"\n") + 1:]
 
 # The body is everything before the last line, "checksum <16 hex digits>".
 cut = data.rstrip(b"\n").rfind(b"\n") + 1
@@ -56,4 +60,4 @@ if corrupt:
     body = body[:middle] + bytes([body[middle] ^ 1]) + body[middle + 1:]
 if not (keep or corrupt):
     trailer = b"checksum %016x\n" % fnv1a64(body)
-sys.stdout.buffer.write(body + trailer)
+sys.stdout.buffer.write(shebang + body + trailer)

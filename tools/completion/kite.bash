@@ -1,0 +1,74 @@
+# bash completion for kitec and kite-run: their options, the values some of
+# them take, Kite sources (*.kite) for kitec and for kite-run, and any file
+# for kite-run's program (artifacts have no suffix) and its @file arguments.
+# Installed as share/bash-completion/completions/kitec and .../kite-run;
+# by hand: source tools/completion/kite.bash
+
+# Files matching the glob $2 (all files when empty) and directories, for the
+# word $1.
+_kite_files() {
+  local IFS=$'\n'
+  if declare -F _filedir >/dev/null; then
+    if [[ -n $2 ]]; then _filedir "$2"; else _filedir; fi
+    return
+  fi
+  compopt -o filenames 2>/dev/null
+  if [[ -n $2 ]]; then
+    COMPREPLY=($(compgen -d -- "$1") $(compgen -f -X "!*.$2" -- "$1"))
+  else
+    COMPREPLY=($(compgen -f -- "$1"))
+  fi
+}
+
+_kitec() {
+  local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
+  local options="-o --output -O0 -O1 -O2 -O3 --no-opt --no-bounds-checks --dump-ast
+    -Wall -Werror -Wno-error -w -Wshadow -Wno-shadow -Wunused -Wno-unused
+    -Wunordered-read -Wno-unordered-read -Wprint-format -Wno-print-format
+    --dump-ntg --dump-ntg=text --dump-ntg=dot --dump-cps --emit-cl --version -h --help"
+  case $prev in
+    -o | --output)
+      _kite_files "$cur"
+      return
+      ;;
+  esac
+  if [[ $cur == -* ]]; then
+    COMPREPLY=($(compgen -W "$options" -- "$cur"))
+    return
+  fi
+  _kite_files "$cur" kite
+}
+
+_kite_run() {
+  local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
+  local options="--device --list-devices --stats -t --time --records --deque --workers
+    --lanes --local-queue --record-align --max-registers --print-buffer --heap --trace --timeout --no-cache --probe
+    --version -h --help"
+  case $prev in
+    --device)
+      COMPREPLY=($(compgen -W "cpu gpu" -- "$cur"))
+      return
+      ;;
+    --trace)
+      _kite_files "$cur"
+      return
+      ;;
+    --records | --deque | --workers | --lanes | --local-queue | --record-align | --max-registers | --print-buffer | --heap | --timeout)
+      return  # a number or a size
+      ;;
+  esac
+  if [[ $cur == -* ]]; then
+    COMPREPLY=($(compgen -W "$options" -- "$cur"))
+    return
+  fi
+  if [[ $cur == @* ]]; then  # an array argument read from a file
+    local word=${cur#@}
+    _kite_files "$word"
+    COMPREPLY=("${COMPREPLY[@]/#/@}")
+    return
+  fi
+  _kite_files "$cur"
+}
+
+complete -F _kitec kitec
+complete -F _kite_run kite-run
