@@ -40,10 +40,10 @@ namespace {
 // One `// run:` line and what follows it.
 struct Case {
   int line = 0;
-  std::string args;                  // as written after `run:`
-  std::vector<std::string> expect;   // `// expect:` lines, in order
-  bool unordered = false;            // `// expect-unordered`
-  std::vector<std::string> errors;   // `// expect-error:` texts
+  std::string args;                 // as written after `run:`
+  std::vector<std::string> expect;  // `// expect:` lines, in order
+  bool unordered = false;           // `// expect-unordered`
+  std::vector<std::string> errors;  // `// expect-error:` texts
 };
 
 struct TestFile {
@@ -115,8 +115,10 @@ TestFile parse_header(const std::string &text) {
     } else {
       if (t.cases.empty()) fail("'" + word + "' before the first 'run:' line");
       Case &c = t.cases.back();
-      if (word == "expect") c.expect.push_back(rest);
-      else if (word == "expect-unordered") c.unordered = true;
+      if (word == "expect")
+        c.expect.push_back(rest);
+      else if (word == "expect-unordered")
+        c.unordered = true;
       else {
         if (rest.empty()) fail("'expect-error:' needs the text the error message must contain");
         c.errors.push_back(rest);
@@ -125,7 +127,8 @@ TestFile parse_header(const std::string &text) {
   }
   if (t.cases.empty() && t.compile_errors.empty())
     throw std::runtime_error(
-        "no test cases (the file must start with '// run: ARGS' or '// compile-error: TEXT' lines)");
+        "no test cases (no '// run: ARGS' or '// compile-error: TEXT' line in the comment lines "
+        "that start the file)");
   return t;
 }
 
@@ -290,7 +293,8 @@ std::pair<bool, std::string> test_file(const Options &o, const std::string &path
     std::vector<std::string> actual = split_lines(r.out);
     std::string problem;
     if (!cs.errors.empty()) {
-      if (r.status == 0) problem = "the run succeeded, but an error was expected\n";
+      if (r.status == 0)
+        problem = "the run succeeded, but an error was expected\n";
       else
         for (const std::string &e : cs.errors)
           if (r.err.find(e) == std::string::npos) {
@@ -322,15 +326,15 @@ std::pair<bool, std::string> test_file(const Options &o, const std::string &path
   size_t n = t.cases.size();
   std::string cases = std::to_string(n) + (n == 1 ? " case" : " cases");
   if (failed == 0) return {true, "PASS " + path + " (" + cases + ")\n"};
-  return {false, "FAIL " + path + ": " + std::to_string(failed) + " of " + cases + " failed\n" +
-                     report};
+  return {false,
+          "FAIL " + path + ": " + std::to_string(failed) + " of " + cases + " failed\n" + report};
 }
 
 // True for kite-run's options that take a value as the next word.
 bool takes_value(const std::string &opt) {
   static const std::vector<std::string> with_value = {
-      "--device",  "--records", "--deque",       "--workers", "--lanes", "--local-queue",
-      "--heap",    "--print-buffer", "--trace", "--timeout"};
+      "--device",      "--records", "--deque",        "--workers", "--lanes",
+      "--local-queue", "--heap",    "--print-buffer", "--trace",   "--timeout"};
   return std::find(with_value.begin(), with_value.end(), opt) != with_value.end();
 }
 
@@ -339,7 +343,8 @@ bool takes_value(const std::string &opt) {
 int main(int argc, char **argv) {
   CLI::App app{"kite-test: runs the test cases written at the top of Kite programs"};
   app.name("kite-test");
-  app.set_version_flag("--version", "kite-test " KITE_VERSION, "print kite-test's version and exit");
+  app.set_version_flag("--version", "kite-test " KITE_VERSION,
+                       "print kite-test's version and exit");
   std::vector<std::string> files;
   std::string device;
   int jobs = 1;
@@ -361,9 +366,8 @@ int main(int argc, char **argv) {
   // to kite-run, with the next word when that option takes a value.
   Options o;
   std::vector<std::string> own;
-  static const std::vector<std::string> own_options = {"--device", "-j", "--jobs",
-                                                       "--kitec-option", "-h", "--help",
-                                                       "--version"};
+  static const std::vector<std::string> own_options = {
+      "--device", "-j", "--jobs", "--kitec-option", "-h", "--help", "--version"};
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     std::string name = a.substr(0, a.find('='));
@@ -428,7 +432,7 @@ int main(int argc, char **argv) {
     threads.emplace_back(worker);
   for (std::thread &t : threads) t.join();
   rmdir(o.tmpdir.c_str());
-  std::cout << files.size() << (files.size() == 1 ? " file: " : " files: ") << passed
-            << " passed, " << failed << " failed\n";
+  std::cout << files.size() << (files.size() == 1 ? " file: " : " files: ") << passed << " passed, "
+            << failed << " failed\n";
   return failed == 0 ? 0 : 1;
 }
