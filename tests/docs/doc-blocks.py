@@ -67,7 +67,8 @@ def main():
     if not files:
         sys.exit("no ```kite blocks found: is the repository root right?")
     print(f"{len(files)} ```kite blocks from {len(pages)} pages", flush=True)
-    return subprocess.call([a.kite_test, "-j", a.jobs] + files)
+    # A block that never ends fails after a minute instead of hanging the suite.
+    return subprocess.call([a.kite_test, "-j", a.jobs, "--timeout", "60"] + files)
 
 
 if __name__ == "__main__":
