@@ -15,6 +15,8 @@ an operator or punctuation. This script checks that
     and each other token in the very-nomagic (\\V) alternation of a
     `syn match` line;
 
+and that both highlight every built-in function of frontend/builtins.def
+(the TextMate grammar with a support.function pattern matching `name(`),
 and names every missing token. Editors may know more (a keyword that the
 grammar is about to gain) but never less.
 
@@ -39,6 +41,14 @@ def grammar_tokens(path):
     return keywords, operators
 
 
+def builtin_names(path):
+    """The built-in functions of frontend/builtins.def: KITE_BUILTIN(name)."""
+    names = set(re.findall(r"^KITE_BUILTIN\((\w+)\)", open(path, encoding="utf-8").read(), re.M))
+    if not names:
+        sys.exit(f"{path}: found no KITE_BUILTIN lines; has its format changed?")
+    return names
+
+
 def textmate_patterns(node, out):
     """Every (scope name, match regex) in a TextMate grammar, recursively."""
     if isinstance(node, dict):
@@ -52,18 +62,21 @@ def textmate_patterns(node, out):
     return out
 
 
-def check_textmate(path, keywords, operators):
+def check_textmate(path, keywords, operators, builtins):
     patterns = textmate_patterns(json.load(open(path, encoding="utf-8")), [])
+    fn_res = [re.compile(m) for n, m in patterns if n.startswith("support.function")]
     kw_res = [re.compile(m) for n, m in patterns
               if n.startswith(("keyword.", "storage.", "constant.language"))
               and not n.startswith("keyword.operator")]
     op_res = [re.compile(m) for n, m in patterns if n.startswith(("keyword.operator.", "punctuation."))]
     missing = [k for k in sorted(keywords) if not any(r.fullmatch(k) for r in kw_res)]
     missing += [o for o in sorted(operators) if not any(r.fullmatch(o) for r in op_res)]
+    # A built-in is highlighted where it is called: the pattern may look ahead for `(`.
+    missing += [b for b in sorted(builtins) if not any(r.match(b + "(") for r in fn_res)]
     return missing
 
 
-def check_vim(path, keywords, operators):
+def check_vim(path, keywords, operators, builtins):
     words, ops = set(), set()
     for line in open(path, encoding="utf-8"):
         m = re.match(r"\s*syn(?:tax)?\s+keyword\s+\w+\s+(.*)", line)
@@ -72,22 +85,25 @@ def check_vim(path, keywords, operators):
         m = re.match(r'\s*syn(?:tax)?\s+match\s+\w+\s+"\\V(.*)"\s*$', line)
         if m:
             ops.update(m.group(1).split("\\|"))
-    return [k for k in sorted(keywords) if k not in words] + \
+    return [k for k in sorted(keywords | builtins) if k not in words] + \
            [o for o in sorted(operators) if o not in ops]
 
 
 def main():
     root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "..")
     keywords, operators = grammar_tokens(os.path.join(root, "grammar", "Kite.g4"))
+    builtins = builtin_names(os.path.join(root, "frontend", "builtins.def"))
     failed = False
     for rel, check in (("editors/kite.tmLanguage.json", check_textmate),
                        ("editors/vim/syntax/kite.vim", check_vim)):
-        missing = check(os.path.join(root, rel), keywords, operators)
+        missing = check(os.path.join(root, rel), keywords, operators, builtins)
         if missing:
             failed = True
-            print(f"{rel}: lacks these tokens of grammar/Kite.g4: {' '.join(missing)}")
+            print(f"{rel}: lacks these tokens of grammar/Kite.g4 or built-ins of "
+                  f"frontend/builtins.def: {' '.join(missing)}")
         else:
-            print(f"{rel}: all {len(keywords)} keywords and {len(operators)} operators")
+            print(f"{rel}: all {len(keywords)} keywords, {len(operators)} operators "
+                  f"and {len(builtins)} built-ins")
     return 1 if failed else 0
 
 
