@@ -32,6 +32,7 @@ config.environment["PATH"] = os.pathsep.join([bin_dir, llvm_bin, config.environm
 config.environment["XDG_CACHE_HOME"] = os.path.join(lit_config.params.get("kite_bin", "/tmp"), "..", "test-cache")
 config.substitutions.append(("%kitec", os.path.join(bin_dir, "kitec")))
 config.substitutions.append(("%kite-run", os.path.join(bin_dir, "kite-run")))
+config.substitutions.append(("%kite-test", os.path.join(bin_dir, "kite-test")))
 config.substitutions.append(("%kite-interp", os.path.join(bin_dir, "kite-interp")))
 # %run runs a compiled Kite program on the device the suite is run for:
 # --param kite_device=gpu runs every program test on the GPU, and
