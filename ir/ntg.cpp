@@ -6,6 +6,7 @@
 #include <map>
 #include <ostream>
 
+#include "frontend/check.h"
 #include "ir/anf.h"
 
 namespace kite::ntg {
@@ -182,6 +183,28 @@ std::pair<std::set<int>, std::set<int>> flvs(const Expr &l) {
   return {{}, fv};
 }
 
+// What the atomic built-ins in `e` determine and what determines that:
+// `atomic_add(a[i], v)` writes an element of a as `a[i] <- …` does.
+void atomic_writes(const Expr &e, std::set<int> &determined, std::set<int> &determining) {
+  for (auto &c : e.children)
+    if (c) atomic_writes(*c, determined, determining);
+  for (auto &f : e.fields)
+    if (f.value) atomic_writes(*f.value, determined, determining);
+  if (e.kind != ExprKind::Call || e.children.size() < 2 || e.children[0]->builtin < 0) return;
+  switch (Builtin(e.children[0]->builtin)) {
+    case Builtin::atomic_add_:
+    case Builtin::atomic_min_:
+    case Builtin::atomic_max_:
+    case Builtin::atomic_cas_: {
+      auto [y, x] = flvs(*e.children[1]);
+      determined.insert(y.begin(), y.end());
+      determining.insert(x.begin(), x.end());
+      break;
+    }
+    default: break;
+  }
+}
+
 class Builder {
  public:
   Builder(Program &p, BuildOptions options) : p_(p), options_(options) {}
@@ -353,6 +376,14 @@ class Builder {
       }
       default: break;
     }
+    // A statement's atomics (in its expression, its condition, its
+    // collection or its target) determine what they write, as (3) does.
+    std::set<int> determined, determining;
+    if (s.expr) atomic_writes(*s.expr, determined, determining);
+    if (s.target) atomic_writes(*s.target, determined, determining);
+    d.y.insert(determined.begin(), determined.end());
+    d.x.insert(determined.begin(), determined.end());
+    d.x.insert(determining.begin(), determining.end());
     return n;
   }
 
