@@ -163,7 +163,7 @@ int64_t print_tag(Type *t) {
   fail(fmt::format("index {} out of bounds for array of length {}", i, n), loc);
 }
 [[noreturn]] void null_value(SourceLoc loc) {
-  fail("use of a struct, union or tuple variable that was never given a value", loc);
+  fail("use of a struct, union, tuple or task variable that was never given a value", loc);
 }
 
 // --- The heap: nothing is freed before the run ends, as on the device -------

@@ -463,7 +463,7 @@ std::string error_message(const Ctl &ctl, const Ctl64 &ctl64) {
     case KITE_ERR_CASE:
       return "no case branch matches the union's field";
     case KITE_ERR_NULL:
-      return "use of a struct, union or tuple variable that was never given a value";
+      return "use of a struct, union, tuple or task variable that was never given a value";
     case KITE_ERR_LENGTH:
       return fmt::format("array length {} is negative", a);
     case KITE_ERR_RANGE:
