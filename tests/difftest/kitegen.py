@@ -922,10 +922,24 @@ class Gen:
                 f(env)
         return run
 
+    def accumulators(self, ctx):
+        """The scalar locals a loop body may update."""
+        return [v for v in ctx.vars() if v.kind == 'local' and v.mutable and v.t in SCALARS
+                and not v.alias and (not ctx.in_map or v.name in ctx.map_locals)]
+
+    def accumulate(self, inner, accs):
+        """One to three `acc <- e;` lines of a loop body, and their model."""
+        lines, fns = [], []
+        for _ in range(self.r.randint(1, 3)):
+            acc = self.pick(accs)
+            e = self.expr(inner, acc.t, 2)
+            lines.append(f'{acc.name} <- {e.text};')
+            fns.append(lambda env, n=acc.name, f=e.fn: env.__setitem__(n, f(env)))
+        return lines, fns
+
     def for_range(self, ctx):
         """for (k = [lo, hi]) { acc <- acc op f(k); ... } over a bounded range."""
-        accs = [v for v in ctx.vars() if v.kind == 'local' and v.mutable and v.t in SCALARS
-                and not v.alias and (not ctx.in_map or v.name in ctx.map_locals)]
+        accs = self.accumulators(ctx)
         if not accs:
             return None
         lo = self.r.randint(-3, 3)
@@ -934,12 +948,7 @@ class Gen:
         inner = ctx.copy()
         inner.push()
         inner.add(Var(k, 'int', mutable=False, kind='index'))
-        body_lines, body_fns = [], []
-        for _ in range(self.r.randint(1, 3)):
-            acc = self.pick(accs)
-            e = self.expr(inner, acc.t, 2)
-            body_lines.append(f'{acc.name} <- {e.text};')
-            body_fns.append(lambda env, n=acc.name, f=e.fn: env.__setitem__(n, f(env)))
+        body_lines, body_fns = self.accumulate(inner, accs)
         if self.chance(0.3):
             cond = self.expr(inner, 'bool', 2)
             body_lines = [f'if ({cond.text}) {{ ' + ' '.join(body_lines) + ' }']
@@ -967,8 +976,7 @@ class Gen:
         """w = 0; while (w < n [&& cond]) { acc <- ...; w <- w + 1; }: a counter bounds
         the trips; the optional condition may call tasks and is tested before every
         iteration."""
-        accs = [v for v in ctx.vars() if v.kind == 'local' and v.mutable and v.t in SCALARS
-                and not v.alias and (not ctx.in_map or v.name in ctx.map_locals)]
+        accs = self.accumulators(ctx)
         if not accs:
             return None
         w = self.fresh('w')
@@ -976,12 +984,7 @@ class Gen:
         inner = ctx.copy()
         inner.push()
         inner.add(Var(w, 'int', mutable=False, kind='index'))
-        body_lines, body_fns = [], []
-        for _ in range(self.r.randint(1, 3)):
-            acc = self.pick(accs)
-            e = self.expr(inner, acc.t, 2)
-            body_lines.append(f'{acc.name} <- {e.text};')
-            body_fns.append(lambda env, n=acc.name, f=e.fn: env.__setitem__(n, f(env)))
+        body_lines, body_fns = self.accumulate(inner, accs)
         head = f'while ({w} < {n})'
         cond = None
         if self.chance(0.4):
@@ -1133,8 +1136,7 @@ class Gen:
             return None
         uname = self.pick(list(self.unions))
         fields = self.unions[uname]
-        accs = [v for v in ctx.vars() if v.kind == 'local' and v.mutable and v.t in SCALARS
-                and not v.alias and (not ctx.in_map or v.name in ctx.map_locals)]
+        accs = self.accumulators(ctx)
         if not accs:
             return None
         u = self.fresh('u')
