@@ -1,4 +1,4 @@
-# bash completion for kitec and kite-run: their options, the values some of
+# bash completion for kitec, kite-run and kite-test: their options, the values some of
 # them take, Kite sources (*.kite) for kitec and for kite-run, and any file
 # for kite-run's program (artifacts have no suffix) and its @file arguments.
 # Installed as share/bash-completion/completions/kitec and .../kite-run;
@@ -70,5 +70,25 @@ _kite_run() {
   _kite_files "$cur"
 }
 
+_kite_test() {
+  local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
+  local options="--device -j --jobs --kitec-option --version -h --help"
+  case $prev in
+    --device)
+      COMPREPLY=($(compgen -W "cpu gpu" -- "$cur"))
+      return
+      ;;
+    -j | --jobs | --kitec-option)
+      return
+      ;;
+  esac
+  if [[ $cur == -* ]]; then
+    COMPREPLY=($(compgen -W "$options" -- "$cur"))
+    return
+  fi
+  _kite_files "$cur" kite
+}
+
 complete -F _kitec kitec
 complete -F _kite_run kite-run
+complete -F _kite_test kite-test
