@@ -31,8 +31,10 @@ if [ -d build/test-cache ] && [ ! -e build-san/test-cache ]; then
 fi
 # tests/sanitizers.sh sets the sanitizers' options and the suppressions for
 # PoCL and the OpenCL loader.
-# The kernel-building differential run is left to the Release suite.
-tests/sanitizers.sh ctest --test-dir build-san --output-on-failure -j"$jobs" -E "^difftest$"
+# The kernel-building differential run is left to the Release suite, and so
+# are the wide-worker runs (lit-wide/...): they differ from lit/... in the
+# device code, which the sanitizers do not see, not in the host's.
+tests/sanitizers.sh ctest --test-dir build-san --output-on-failure -j"$jobs" -E "^(difftest|lit-wide/.*)$"
 
 step "fuzz targets into build-fuzz"
 cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKITE_FUZZ=ON \
