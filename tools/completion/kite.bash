@@ -20,6 +20,16 @@ _kite_files() {
   fi
 }
 
+# The word $1: one of the options $2 if it starts with '-', else a Kite
+# source (or a folder).
+_kite_option_or_source() {
+  if [[ $1 == -* ]]; then
+    COMPREPLY=($(compgen -W "$2" -- "$1"))
+    return
+  fi
+  _kite_files "$1" kite
+}
+
 _kitec() {
   local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
   local options="-o --output -O0 -O1 -O2 -O3 --no-opt --no-bounds-checks --dump-ast
@@ -32,11 +42,7 @@ _kitec() {
       return
       ;;
   esac
-  if [[ $cur == -* ]]; then
-    COMPREPLY=($(compgen -W "$options" -- "$cur"))
-    return
-  fi
-  _kite_files "$cur" kite
+  _kite_option_or_source "$cur" "$options"
 }
 
 _kite_run() {
@@ -82,11 +88,7 @@ _kite_test() {
       return
       ;;
   esac
-  if [[ $cur == -* ]]; then
-    COMPREPLY=($(compgen -W "$options" -- "$cur"))
-    return
-  fi
-  _kite_files "$cur" kite
+  _kite_option_or_source "$cur" "$options"
 }
 
 complete -F _kitec kitec
