@@ -741,6 +741,10 @@ class Emitter {
       emit_while(op, s, ind);
       return;
     }
+    if (!op.reduction.empty()) {
+      emit_map(op, s, ind);
+      return;
+    }
     if (!op.parallel) {
       line(s, ind, "{");
       std::vector<const VarDecl *> promoted = promote_vars(st, s, ind + 2);
@@ -804,6 +808,19 @@ class Emitter {
                                    op.lo_slot, op.hi_slot));
       line(s, ind + 4, "int lo = 0, hi = n;");
       emit_direct_chunk(op, s, ind + 4);
+    }
+    if (!op.reduction.empty()) {
+      // A reduction short enough to be one chunk runs here, in order.
+      line(s, ind + 2, "} else if (n <= KITE_REDUCE_CHUNK) {");
+      line(s, ind + 4, "{");
+      std::vector<const VarDecl *> promoted = promote_vars(st, s, ind + 6);
+      std::string i = slot(st.index_var.get());
+      line(s, ind + 6, fmt::format("for ({} = 0; {} < n; {} += 1) {{", i, i, i));
+      emit_ops(p_.blocks[p_.graphs[op.graphs[0]].entry_block].ops, s, ind + 8);
+      line(s, ind + 6, "}");
+      unpromote_vars(st, promoted, s, ind + 6);
+      line(s, ind + 4, "}");
+      emit_signal_node(op.node, s, ind + 4);
     }
     line(s, ind + 2, "} else {");
     // Every iteration runs in a copy of this record, linked to this map node;
@@ -876,7 +893,8 @@ class Emitter {
     line(s, 4, "c->n_conts += 1;");
     line(s, 4, fmt::format("int lo = KITE_I(f, {}), hi = KITE_I(f, {});", op.lo_slot, op.hi_slot));
     line(s, 4, fmt::format("while (hi - lo > {}) {{",
-                           op.chunked  ? "KITE_MAP_CHUNK"
+                           !op.reduction.empty() ? "KITE_REDUCE_CHUNK"
+                           : op.chunked          ? "KITE_MAP_CHUNK"
                            : op.direct ? "KITE_MAP_SPAWN_CHUNK"
                                        : "KITE_MAP_CALL_CHUNK"));
     line(s, 6, "int mid = lo + (hi - lo) / 2;");
@@ -893,10 +911,34 @@ class Emitter {
     if (op.chunked) {
       // The iterations of this chunk, then the parent's count goes down by
       // their number; the last chunk makes the map node happen there.
+      // The chunk's variables live in C variables (no other block reads
+      // this record meanwhile); a reduction's accumulators start at their
+      // folds' identities and are folded into the parent's record after.
       const cps::Block &entry = p_.blocks[p_.graphs[op.graphs[0]].entry_block];
+      line(s, 4, "{");
+      std::string accs;
+      for (const reductions::Accumulator &a : op.reduction) {
+        locals_[a.var] = fmt::format("r{}", a.var->id);
+        accs += fmt::format("{} r{} = {}; ", c_type(a.var->type->forced()), a.var->id,
+                            fold_identity(a));
+      }
+      if (!accs.empty()) line(s, 6, accs);
+      std::vector<const VarDecl *> promoted = promote_vars(*op.stmt, s, 6);
       std::string i = slot(op.stmt->index_var.get());
-      line(s, 4, fmt::format("for ({} = lo; {} < hi; {} += 1) {{", i, i, i));
-      emit_ops(entry.ops, s, 6);
+      line(s, 6, fmt::format("for ({} = lo; {} < hi; {} += 1) {{", i, i, i));
+      emit_ops(entry.ops, s, 8);
+      line(s, 6, "}");
+      unpromote_vars(*op.stmt, promoted, s, 6);
+      if (!op.reduction.empty()) {
+        line(s, 6, "kite_rec pf = KITE_REC(c, (int)(f[0] & 0xffffffffL));");
+        for (const reductions::Accumulator &a : op.reduction) {
+          locals_.erase(a.var);
+          bool wide = a.var->type->forced()->kind == TypeKind::Long;
+          line(s, 6, fmt::format("kite_fold_{}_{}((volatile __global {} *)&{}, r{});",
+                                 fold_name(a.fold), wide ? "l" : "i", wide ? "long" : "int",
+                                 slot(a.var, "pf"), a.var->id));
+        }
+      }
       line(s, 4, "}");
       line(s, 4, "int parent = (int)(f[0] & 0xffffffffL);");
       line(s, 4, "kite_free(c, rec);");
@@ -919,6 +961,34 @@ class Emitter {
     line(s, 4, fmt::format("KITE_I(f, {}) = lo; KITE_I(f, {}) = hi;", op.lo_slot, op.hi_slot));
     line(s, 4, fmt::format("{} = lo;", slot(op.stmt->index_var.get())));
     emit_inline_graph(op.graphs[0], s, 4);
+  }
+
+  static const char *fold_name(reductions::Fold f) {
+    switch (f) {
+      case reductions::Fold::Add: return "add";
+      case reductions::Fold::Mul: return "mul";
+      case reductions::Fold::And: return "and";
+      case reductions::Fold::Or: return "or";
+      case reductions::Fold::Xor: return "xor";
+      case reductions::Fold::Min: return "min";
+      case reductions::Fold::Max: return "max";
+    }
+    return "?";
+  }
+
+  // The value that a fold leaves unchanged: a chunk's accumulators start there.
+  static std::string fold_identity(const reductions::Accumulator &a) {
+    bool wide = a.var->type->forced()->kind == TypeKind::Long;
+    switch (a.fold) {
+      case reductions::Fold::Add:
+      case reductions::Fold::Or:
+      case reductions::Fold::Xor: return wide ? "0L" : "0";
+      case reductions::Fold::Mul: return wide ? "1L" : "1";
+      case reductions::Fold::And: return wide ? "-1L" : "-1";
+      case reductions::Fold::Min: return wide ? "LONG_MAX" : "INT_MAX";
+      case reductions::Fold::Max: return wide ? "LONG_MIN" : "INT_MIN";
+    }
+    return "0";
   }
 
   // Iterations lo .. hi - 1 of a direct map, in this record: the record's

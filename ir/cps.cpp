@@ -465,6 +465,11 @@ class Lowering {
         return op;
       case ntg::NodeKind::For:
         op.kind = OpKind::For;
+        if (!node.reduction.empty()) {
+          op.reduction = node.reduction;
+          lower_chunks(node, op);
+          return op;
+        }
         if (!op.parallel) {
           op.inline_ops.push_back(inline_ops(*node.graphs[0]));
           return op;
@@ -488,12 +493,21 @@ class Lowering {
         return op;
       case ntg::NodeKind::Map: {
         op.kind = OpKind::Map;
+        lower_chunks(node, op);
+        return op;
+      }
+    }
+    return op;
+  }
+
+  // A map, or a reduction: split blocks spread its iterations over records.
+  void lower_chunks(const ntg::Node &node, Op &op) {
         op.parallel = true;
         op.node = node.id;
         op.counter_slot = next_slot_++;
         op.lo_slot = next_slot_++;
         op.hi_slot = next_slot_++;
-        if (lower_direct_map(node, op)) return op;
+        if (op.kind == OpKind::Map && lower_direct_map(node, op)) return;
         int body = lower_graph(*node.graphs[0]);
         int split = new_block(body, BlockKind::Split);
         p_.blocks[split].code = p_.num_codes++;
@@ -517,10 +531,6 @@ class Lowering {
         op.chunked = node.graphs[0]->dep.arrow == ntg::Arrow::Seq;
         p_.blocks[split].loop = op;
         p_.blocks[next].loop = op;
-        return op;
-      }
-    }
-    return op;
   }
 
   // The variables whose slots a map iteration's record copies from the
@@ -574,7 +584,10 @@ void dump_ops(const std::vector<Op> &ops, int indent, std::ostream &out) {
         break;
       default:
         if (op.parallel) {
-          out << pad << ntg::to_kite(*op.stmt) << " starts";
+          out << pad << ntg::to_kite(*op.stmt)
+              << (op.reduction.empty() ? "" : " as a parallel reduction (" +
+                                                  reductions::describe(op.reduction) + ")")
+              << " starts";
           for (int g : op.graphs) out << " g" << g;
           out << "  => signals n" << op.node << "\n";
         } else {
@@ -637,6 +650,10 @@ void dump(const Program &p, std::ostream &out) {
             << (loop_block.kind == BlockKind::Split ? "splits iterations" : "next iteration")
             << " of n" << loop_block.loop.node
             << (loop_block.loop.chunked ? ", runs them in chunks" : "")
+            << (loop_block.loop.reduction.empty()
+                    ? ""
+                    : ", a reduction: each chunk folds " +
+                          reductions::describe(loop_block.loop.reduction) + " into the task's record")
             << (loop_block.loop.direct ? ", runs them in chunks, results straight to elements" : "")
             << "\n";
         if (loop_block.loop.direct) dump_ops(loop_block.loop.inline_ops[0], 6, out);

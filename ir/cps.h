@@ -49,12 +49,15 @@ struct Op {
   bool chunked = false;  // Map whose body calls no task: records run chunks of iterations
   bool direct = false;   // Map whose calls store their results straight into the element:
                          // records run chunks of iterations, spawning as they go
+  // For: a reduction (ir/reductions.h), lowered as a chunked map whose
+  // chunks fold their accumulators into the task's record.
+  std::vector<reductions::Accumulator> reduction;
 };
 
 enum class BlockKind {
   Normal,  // a graph's entry or continuation
   Step,    // a chained for loop's next iteration
-  Split,   // a map's splitting of its iterations among records
+  Split,   // a map's (or a reduction's) splitting of its iterations among records
   Next,    // a map record's next iteration
 };
 

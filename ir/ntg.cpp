@@ -350,7 +350,9 @@ class Builder {
       case StmtKind::For:    // (9)
       case StmtKind::Map: {  // (10)
         n->kind = s.kind == StmtKind::For ? NodeKind::For : NodeKind::Map;
+        ++loop_depth_;
         n->graphs.push_back(build_graph(s.body));
+        --loop_depth_;
         Dep body = n->graphs[0]->dep;
         int elem = s.elem_var->id, index = s.index_var->id;
         body.x.erase(elem);
@@ -363,13 +365,22 @@ class Builder {
         }
         body.y.erase(index);
         if (s.kind == StmtKind::Map) body.arrow = Arrow::Par;
+        // A reduction runs in parallel chunks; one inside another loop's
+        // body stays in its iteration, on its lane.
+        if (s.kind == StmtKind::For && options_.optimize && loop_depth_ == 0 &&
+            body.arrow == Arrow::Seq) {
+          n->reduction = reductions::find(s);
+          if (!n->reduction.empty()) body.arrow = Arrow::Par;
+        }
         free_vars(*s.expr, d.x);
         d = d + body;
         break;
       }
       case StmtKind::While: {  // (9), with the condition read before every iteration
         n->kind = NodeKind::For;
+        ++loop_depth_;
         n->graphs.push_back(build_graph(s.body));
+        --loop_depth_;
         free_vars(*s.expr, d.x);
         d = d + n->graphs[0]->dep;
         break;
@@ -448,6 +459,7 @@ class Builder {
 
   Program &p_;
   BuildOptions options_;
+  int loop_depth_ = 0;  // loop bodies (for, while, map) around the node being built
 };
 
 // --- Tail calls -----------------------------------------------------------
@@ -549,7 +561,9 @@ void dump_graph(const TaskGraph &tg, const Graph &g, int indent, std::ostream &o
   out << pad << "graph g" << g.id << "  " << dep_text(tg, g.dep) << "\n";
   for (auto &n : g.nodes) {
     out << pad << "  n" << n->id << ": " << to_kite(*n->stmt) << "  " << dep_text(tg, n->dep)
-        << (n->tail_call ? "  [tail call]" : "") << (n->flattened ? "  [flattened]" : "") << "\n";
+        << (n->tail_call ? "  [tail call]" : "") << (n->flattened ? "  [flattened]" : "")
+        << (n->reduction.empty() ? "" : "  [reduction " + reductions::describe(n->reduction) + "]")
+        << "\n";
     std::vector<std::string> labels = graph_labels(*n);
     for (size_t i = 0; i < n->graphs.size(); ++i) {
       out << pad << "    " << labels[i] << ":\n";

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "frontend/ast.h"
+#include "ir/reductions.h"
 
 namespace kite::ntg {
 
@@ -38,6 +39,10 @@ struct Node {
   // Optimisations (§3.3.4), shown by --dump-ntg:
   bool tail_call = false;  // the task's last call: the callee finishes the task
   bool flattened = false;  // one half of an `if` split in two (graph flattening)
+  // A For that is a reduction (ir/reductions.h) at the top of its task, not
+  // in another loop's body: its accumulators. The node is parallel; its
+  // iterations run in chunks, in any order.
+  std::vector<reductions::Accumulator> reduction;
   // The nested graphs: If: then, else. Case: one per branch, in order.
   // Then: first, second. For, Map: the body.
   std::vector<std::unique_ptr<Graph>> graphs;
@@ -66,7 +71,7 @@ struct Program {
 };
 
 struct BuildOptions {
-  bool optimize = true;  // graph flattening and tail calls (§3.3.4)
+  bool optimize = true;  // graph flattening, tail calls (§3.3.4) and parallel reductions
 };
 
 Program build(ast::Program &program, const BuildOptions &options = {});

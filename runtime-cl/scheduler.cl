@@ -100,6 +100,17 @@
 /* A map whose body calls no task gives each record up to this many
  * iterations to run one after another. */
 #define KITE_MAP_CHUNK 64
+/* A reduction (a for loop kitec runs in parallel chunks, ir/reductions.h)
+ * gives each record up to this many iterations, and runs a loop of no more
+ * in order where it stands. A chunk ends in two atomics on the task's
+ * record (its fold and the count of iterations done); on a CPU those and
+ * the record's trip through the deque would cost more than 64 light
+ * iterations do. */
+#if defined(KITE_CPU)
+#define KITE_REDUCE_CHUNK 4096
+#else
+#define KITE_REDUCE_CHUNK 64
+#endif
 /* One whose body calls tasks and is not direct (below): up to this many,
  * each iteration's graph finishing before the next starts. On a CPU that
  * saves a record, a split and a deque trip per iteration that calls
@@ -325,6 +336,34 @@ void kite_give_chunk_to(kite_ctx *c, volatile __global long *head, int first) {
     if (atom_cmpxchg(head, old, desired) == old) return;
   }
 }
+
+/* A reduction's chunk folds its accumulators into the task's record, one
+ * atomic read-modify-write each. The folds are associative and commutative
+ * on wrapping integers, so the order in which chunks arrive changes no bit
+ * of the result. */
+#define KITE_FOLD(name, T, cas, value)                                   \
+  void kite_fold_##name(volatile __global T *p, T v) {                   \
+    T old = *p;                                                          \
+    for (;;) {                                                           \
+      T seen = cas(p, old, (value));                                     \
+      if (seen == old) return;                                           \
+      old = seen;                                                        \
+    }                                                                    \
+  }
+void kite_fold_add_i(volatile __global int *p, int v) { atomic_add(p, v); }
+KITE_FOLD(mul_i, int, atomic_cmpxchg, as_int((uint)old * (uint)v))
+KITE_FOLD(and_i, int, atomic_cmpxchg, old & v)
+KITE_FOLD(or_i, int, atomic_cmpxchg, old | v)
+KITE_FOLD(xor_i, int, atomic_cmpxchg, old ^ v)
+KITE_FOLD(min_i, int, atomic_cmpxchg, min(old, v))
+KITE_FOLD(max_i, int, atomic_cmpxchg, max(old, v))
+void kite_fold_add_l(volatile __global long *p, long v) { atom_add(p, v); }
+KITE_FOLD(mul_l, long, atom_cmpxchg, as_long((ulong)old * (ulong)v))
+KITE_FOLD(and_l, long, atom_cmpxchg, old & v)
+KITE_FOLD(or_l, long, atom_cmpxchg, old | v)
+KITE_FOLD(xor_l, long, atom_cmpxchg, old ^ v)
+KITE_FOLD(min_l, long, atom_cmpxchg, min(old, v))
+KITE_FOLD(max_l, long, atom_cmpxchg, max(old, v))
 
 /* Takes a chunk from the global stack; -1 when it is empty. */
 int kite_take_chunk_from(kite_ctx *c, volatile __global long *head) {
