@@ -423,6 +423,8 @@ class Emitter {
 
   void emit_assign(const Stmt &st, std::ostream &s, int ind) {
     const Expr &target = *st.target;
+    if (skip_writes_of_ && target.kind == ExprKind::Name && target.var->alias_of == skip_writes_of_)
+      return;  // a scan's first phase: totals only
     std::string value = expr(*st.expr);
     if (target.kind == ExprKind::Name) {
       line(s, ind, lvalue(target.var) + " = " + value + ";");
@@ -810,8 +812,12 @@ class Emitter {
       emit_direct_chunk(op, s, ind + 4);
     }
     if (!op.reduction.empty()) {
-      // A reduction short enough to be one chunk runs here, in order.
-      line(s, ind + 2, "} else if (n <= KITE_REDUCE_CHUNK) {");
+      // A reduction short enough to be one chunk runs here, in order; so
+      // does a scan whose body reads the array it writes.
+      std::string cond = fmt::format("n <= {}", chunk_macro(op));
+      for (const VarDecl *a : op.reduction.arrays)
+        cond += fmt::format(" || {} == {}", slot(a), slot(st.coll_var.get()));
+      line(s, ind + 2, "} else if (" + cond + ") {");
       line(s, ind + 4, "{");
       std::vector<const VarDecl *> promoted = promote_vars(st, s, ind + 6);
       std::string i = slot(st.index_var.get());
@@ -826,6 +832,13 @@ class Emitter {
     // Every iteration runs in a copy of this record, linked to this map node;
     // the parent counts the iterations still running.
     line(s, ind + 4, fmt::format("*KITE_COUNTER(f, {}) = n;", op.counter_slot));
+    if (op.reduction.scan) {
+      // Room for every chunk's totals; phase 0: the chunks add them up.
+      line(s, ind + 4, fmt::format("KITE_L(f, {}) = kite_new_array(c, (n + KITE_SCAN_CHUNK - 1) / "
+                                   "KITE_SCAN_CHUNK * {}, 8, {});",
+                                   op.totals_slot, op.reduction.accs.size(), site(st.loc)));
+      line(s, ind + 4, fmt::format("KITE_I(f, {}) = 0;", op.phase_slot));
+    }
     line(s, ind + 4, fmt::format("int ch = kite_alloc(c, {});", site(st.loc)));
     line(s, ind + 4, "if (ch >= 0) {");
     line(s, ind + 6, "kite_rec cf = KITE_REC(c, ch);");
@@ -839,9 +852,21 @@ class Emitter {
     line(s, ind, "}");
   }
 
-  // Copies, raw, the slots of the variables a map iteration needs.
+  // The most iterations a record of a map or a reduction runs.
+  static const char *chunk_macro(const cps::Op &op) {
+    if (op.reduction.scan) return "KITE_SCAN_CHUNK";
+    if (!op.reduction.empty()) return "KITE_REDUCE_CHUNK";
+    if (op.chunked) return "KITE_MAP_CHUNK";
+    return op.direct ? "KITE_MAP_SPAWN_CHUNK" : "KITE_MAP_CALL_CHUNK";
+  }
+
+  // Copies, raw, the slots of the variables a map iteration needs (and a
+  // scan's own).
   void emit_copy_vars(const cps::Op &op, const char *to, std::ostream &s, int ind) {
     std::string copies;
+    if (op.reduction.scan)
+      copies = fmt::format("{}[{}] = f[{}]; {}[{}] = f[{}]; ", to, op.totals_slot, op.totals_slot, to,
+                           op.phase_slot, op.phase_slot);
     for (int v : op.copy_vars) {
       int slot = p_.tasks[task_].var_slot[v];
       copies += fmt::format("{}[{}] = f[{}]; ", to, slot, slot);
@@ -892,12 +917,12 @@ class Emitter {
     const cps::Task &t = p_.tasks[task_];
     line(s, 4, "c->n_conts += 1;");
     line(s, 4, fmt::format("int lo = KITE_I(f, {}), hi = KITE_I(f, {});", op.lo_slot, op.hi_slot));
-    line(s, 4, fmt::format("while (hi - lo > {}) {{",
-                           !op.reduction.empty() ? "KITE_REDUCE_CHUNK"
-                           : op.chunked          ? "KITE_MAP_CHUNK"
-                           : op.direct ? "KITE_MAP_SPAWN_CHUNK"
-                                       : "KITE_MAP_CALL_CHUNK"));
-    line(s, 6, "int mid = lo + (hi - lo) / 2;");
+    line(s, 4, fmt::format("while (hi - lo > {}) {{", chunk_macro(op)));
+    // A scan's chunks start at multiples of its chunk size: chunk k's
+    // totals are at k.
+    line(s, 6, op.reduction.scan ? "int mid = lo + (hi - lo + KITE_SCAN_CHUNK - 1) / KITE_SCAN_CHUNK / 2 * "
+                                   "KITE_SCAN_CHUNK;"
+                                 : "int mid = lo + (hi - lo) / 2;");
     line(s, 6, fmt::format("int ch = kite_alloc(c, {});", site(op.stmt->loc)));
     line(s, 6, "if (ch < 0) return;");
     line(s, 6, "kite_rec cf = KITE_REC(c, ch);");
@@ -908,6 +933,10 @@ class Emitter {
     line(s, 6, fmt::format("kite_push(c, KITE_ENTRY({}, ch), {});", b.code, site(op.stmt->loc)));
     line(s, 6, "hi = mid;");
     line(s, 4, "}");
+    if (op.reduction.scan) {
+      emit_scan_chunk(b, s);
+      return;
+    }
     if (op.chunked) {
       // The iterations of this chunk, then the parent's count goes down by
       // their number; the last chunk makes the map node happen there.
@@ -917,7 +946,7 @@ class Emitter {
       const cps::Block &entry = p_.blocks[p_.graphs[op.graphs[0]].entry_block];
       line(s, 4, "{");
       std::string accs;
-      for (const reductions::Accumulator &a : op.reduction) {
+      for (const reductions::Accumulator &a : op.reduction.accs) {
         locals_[a.var] = fmt::format("r{}", a.var->id);
         accs += fmt::format("{} r{} = {}; ", c_type(a.var->type->forced()), a.var->id,
                             fold_identity(a));
@@ -931,7 +960,7 @@ class Emitter {
       unpromote_vars(*op.stmt, promoted, s, 6);
       if (!op.reduction.empty()) {
         line(s, 6, "kite_rec pf = KITE_REC(c, (int)(f[0] & 0xffffffffL));");
-        for (const reductions::Accumulator &a : op.reduction) {
+        for (const reductions::Accumulator &a : op.reduction.accs) {
           locals_.erase(a.var);
           bool wide = a.var->type->forced()->kind == TypeKind::Long;
           line(s, 6, fmt::format("kite_fold_{}_{}((volatile __global {} *)&{}, r{});",
@@ -961,6 +990,103 @@ class Emitter {
     line(s, 4, fmt::format("KITE_I(f, {}) = lo; KITE_I(f, {}) = hi;", op.lo_slot, op.hi_slot));
     line(s, 4, fmt::format("{} = lo;", slot(op.stmt->index_var.get())));
     emit_inline_graph(op.graphs[0], s, 4);
+  }
+
+  // A scan's chunk, lo .. hi - 1 (chunk k = lo / KITE_SCAN_CHUNK). Phase 0
+  // runs the body without writing elements, from the identities, and
+  // stores the chunk's totals at k; the last chunk turns the totals into
+  // prefixes, in order, from the task's accumulators, leaves their final
+  // values in the task's record, and queues its own record again for
+  // phase 1, which runs the body from chunk k's prefix, writing elements.
+  void emit_scan_chunk(const cps::Block &b, std::ostream &s) {
+    const cps::Op &op = b.loop;
+    const auto &accs = op.reduction.accs;
+    const size_t width = accs.size();
+    line(s, 4, fmt::format("int phase = KITE_I(f, {});", op.phase_slot));
+    line(s, 4, fmt::format("long totals = KITE_L(f, {}) + 1;", op.totals_slot));
+    line(s, 4, fmt::format("long at = (long)(lo / KITE_SCAN_CHUNK) * {};", width));
+    line(s, 4, "{");
+    for (size_t j = 0; j < width; ++j) {
+      const reductions::Accumulator &a = accs[j];
+      std::string t = c_type(a.var->type->forced());
+      locals_[a.var] = fmt::format("r{}", a.var->id);
+      line(s, 6, fmt::format("{} r{} = phase == 0 ? {} : ({})c->heap[totals + at + {}];", t, a.var->id,
+                             fold_identity(a), t, j));
+    }
+    std::vector<const VarDecl *> promoted = promote_vars(*op.stmt, s, 6);
+    const cps::Block &entry = p_.blocks[p_.graphs[op.graphs[0]].entry_block];
+    std::string i = slot(op.stmt->index_var.get());
+    line(s, 6, "if (phase == 0) {");
+    skip_writes_of_ = op.stmt;
+    line(s, 8, fmt::format("for ({} = lo; {} < hi; {} += 1) {{", i, i, i));
+    emit_ops(entry.ops, s, 10);
+    line(s, 8, "}");
+    skip_writes_of_ = nullptr;
+    for (size_t j = 0; j < width; ++j)
+      line(s, 8, fmt::format("c->heap[totals + at + {}] = (long)r{};", j, accs[j].var->id));
+    line(s, 6, "} else {");
+    line(s, 8, fmt::format("for ({} = lo; {} < hi; {} += 1) {{", i, i, i));
+    emit_ops(entry.ops, s, 10);
+    line(s, 8, "}");
+    line(s, 6, "}");
+    unpromote_vars(*op.stmt, promoted, s, 6);
+    for (const reductions::Accumulator &a : accs) locals_.erase(a.var);
+    line(s, 4, "}");
+    line(s, 4, "int parent = (int)(f[0] & 0xffffffffL);");
+    line(s, 4, "if (phase != 0) kite_free(c, rec);");
+    line(s, 4, "KITE_FENCE();");
+    line(s, 4, fmt::format("if (atomic_sub(KITE_COUNTER(KITE_REC(c, parent), {}), hi - lo) != hi - lo) {{",
+                           op.counter_slot));
+    line(s, 6, "if (phase == 0) kite_free(c, rec);");
+    line(s, 6, "return;");
+    line(s, 4, "}");
+    line(s, 4, "KITE_FENCE();");
+    line(s, 4, "kite_rec pf = KITE_REC(c, parent);");
+    line(s, 4, fmt::format("int n = {};", loop_length(*op.stmt)));
+    line(s, 4, "if (phase == 0) {");
+    for (const reductions::Accumulator &a : accs)
+      line(s, 6, fmt::format("{} r{} = {};", c_type(a.var->type->forced()), a.var->id, slot(a.var, "pf")));
+    line(s, 6, "for (long k = 0; k < (n + KITE_SCAN_CHUNK - 1) / KITE_SCAN_CHUNK; ++k) {");
+    for (size_t j = 0; j < width; ++j) {
+      const reductions::Accumulator &a = accs[j];
+      std::string t = c_type(a.var->type->forced());
+      line(s, 8, fmt::format("{} t{} = ({})c->heap[totals + k * {} + {}];", t, j, t, width, j));
+      line(s, 8, fmt::format("c->heap[totals + k * {} + {}] = (long)r{};", width, j, a.var->id));
+      line(s, 8, fmt::format("r{} = {};", a.var->id,
+                             fold_expr(a, fmt::format("r{}", a.var->id), fmt::format("t{}", j))));
+    }
+    line(s, 6, "}");
+    for (const reductions::Accumulator &a : accs)
+      line(s, 6, fmt::format("{} = r{};", slot(a.var, "pf"), a.var->id));
+    line(s, 6, fmt::format("*KITE_COUNTER(pf, {}) = n;", op.counter_slot));
+    line(s, 6, fmt::format("KITE_I(f, {}) = 1; KITE_I(f, {}) = 0; KITE_I(f, {}) = n;", op.phase_slot,
+                           op.lo_slot, op.hi_slot));
+    line(s, 6, "KITE_FENCE();");
+    line(s, 6, fmt::format("kite_push(c, KITE_ENTRY({}, rec), {});", b.code, site(op.stmt->loc)));
+    line(s, 6, "return;");
+    line(s, 4, "}");
+    line(s, 4, "kite_free_array(c, totals - 1, 8);");
+    line(s, 4, "own = 0;");
+    line(s, 4, fmt::format("int d = kite_signal(c, parent, {}, 0, -1, &own);", op.node));
+    line(s, 4, "if (d >= 0) kite_finish(c, d, 0);");
+  }
+
+  // x fold y, in C, with wrapping arithmetic.
+  static std::string fold_expr(const reductions::Accumulator &a, const std::string &x,
+                               const std::string &y) {
+    bool wide = a.var->type->forced()->kind == TypeKind::Long;
+    const char *t = wide ? "long" : "int";
+    const char *u = wide ? "ulong" : "uint";
+    switch (a.fold) {
+      case reductions::Fold::Add: return fmt::format("as_{}(({}){} + ({}){})", t, u, x, u, y);
+      case reductions::Fold::Mul: return fmt::format("as_{}(({}){} * ({}){})", t, u, x, u, y);
+      case reductions::Fold::And: return fmt::format("({} & {})", x, y);
+      case reductions::Fold::Or: return fmt::format("({} | {})", x, y);
+      case reductions::Fold::Xor: return fmt::format("({} ^ {})", x, y);
+      case reductions::Fold::Min: return fmt::format("min({}, {})", x, y);
+      case reductions::Fold::Max: return fmt::format("max({}, {})", x, y);
+    }
+    return x;
   }
 
   static const char *fold_name(reductions::Fold f) {
@@ -1329,6 +1455,7 @@ class Emitter {
   std::map<const Type *, std::string> dispatchers_;
   std::map<const VarDecl *, std::string> locals_;  // variables held in C variables
   std::string direct_index_;  // the index of the direct map being emitted
+  const Stmt *skip_writes_of_ = nullptr;  // a scan whose element writes are left out
   // In a task's entry block, the C variable `own` says that no other lane
   // can reach this record's counters yet, so its signals need no atomics
   // (kite_dec). It is 1 from the block's start until the block makes

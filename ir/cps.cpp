@@ -468,6 +468,12 @@ class Lowering {
         if (!node.reduction.empty()) {
           op.reduction = node.reduction;
           lower_chunks(node, op);
+          if (op.reduction.scan) {
+            op.totals_slot = next_slot_++;
+            op.phase_slot = next_slot_++;
+            p_.blocks[op.split_block].loop = op;
+            p_.blocks[p_.graphs[op.graphs[0]].end_block].loop = op;
+          }
           return op;
         }
         if (!op.parallel) {
@@ -585,8 +591,9 @@ void dump_ops(const std::vector<Op> &ops, int indent, std::ostream &out) {
       default:
         if (op.parallel) {
           out << pad << ntg::to_kite(*op.stmt)
-              << (op.reduction.empty() ? "" : " as a parallel reduction (" +
-                                                  reductions::describe(op.reduction) + ")")
+              << (op.reduction.empty() ? ""
+                  : std::string(op.reduction.scan ? " as a parallel scan (" : " as a parallel reduction (") +
+                        reductions::describe(op.reduction) + ")")
               << " starts";
           for (int g : op.graphs) out << " g" << g;
           out << "  => signals n" << op.node << "\n";
@@ -652,6 +659,9 @@ void dump(const Program &p, std::ostream &out) {
             << (loop_block.loop.chunked ? ", runs them in chunks" : "")
             << (loop_block.loop.reduction.empty()
                     ? ""
+                : loop_block.loop.reduction.scan
+                    ? ", a scan: the chunks' totals of " + reductions::describe(loop_block.loop.reduction) +
+                          ", their prefixes in order, then the chunks again from their prefixes"
                     : ", a reduction: each chunk folds " +
                           reductions::describe(loop_block.loop.reduction) + " into the task's record")
             << (loop_block.loop.direct ? ", runs them in chunks, results straight to elements" : "")

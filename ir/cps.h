@@ -51,7 +51,11 @@ struct Op {
                          // records run chunks of iterations, spawning as they go
   // For: a reduction (ir/reductions.h), lowered as a chunked map whose
   // chunks fold their accumulators into the task's record.
-  std::vector<reductions::Accumulator> reduction;
+  reductions::Reduction reduction;
+  // A scan's record slots: the chunks' totals (a heap array of longs, one
+  // per accumulator per chunk), and its phase: 0 while the chunks add up
+  // their totals, 1 while they write their elements.
+  int totals_slot = -1, phase_slot = -1;
 };
 
 enum class BlockKind {

@@ -562,7 +562,9 @@ void dump_graph(const TaskGraph &tg, const Graph &g, int indent, std::ostream &o
   for (auto &n : g.nodes) {
     out << pad << "  n" << n->id << ": " << to_kite(*n->stmt) << "  " << dep_text(tg, n->dep)
         << (n->tail_call ? "  [tail call]" : "") << (n->flattened ? "  [flattened]" : "")
-        << (n->reduction.empty() ? "" : "  [reduction " + reductions::describe(n->reduction) + "]")
+        << (n->reduction.empty() ? ""
+                                 : fmt::format("  [{} {}]", n->reduction.scan ? "scan" : "reduction",
+                                               reductions::describe(n->reduction)))
         << "\n";
     std::vector<std::string> labels = graph_labels(*n);
     for (size_t i = 0; i < n->graphs.size(); ++i) {

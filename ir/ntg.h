@@ -42,7 +42,7 @@ struct Node {
   // A For that is a reduction (ir/reductions.h) at the top of its task, not
   // in another loop's body: its accumulators. The node is parallel; its
   // iterations run in chunks, in any order.
-  std::vector<reductions::Accumulator> reduction;
+  reductions::Reduction reduction;
   // The nested graphs: If: then, else. Case: one per branch, in order.
   // Then: first, second. For, Map: the body.
   std::vector<std::unique_ptr<Graph>> graphs;

@@ -22,9 +22,9 @@ const char *spelling(Fold f) {
   return "?";
 }
 
-std::string describe(const std::vector<Accumulator> &accs) {
+std::string describe(const Reduction &r) {
   std::string s;
-  for (const Accumulator &a : accs) s += (s.empty() ? "" : ", ") + a.var->name + ": " + spelling(a.fold);
+  for (const Accumulator &a : r.accs) s += (s.empty() ? "" : ", ") + a.var->name + ": " + spelling(a.fold);
   return s;
 }
 
@@ -32,21 +32,45 @@ namespace {
 
 class Finder {
  public:
-  std::vector<Accumulator> run(const Stmt &loop) {
+  Reduction run(const Stmt &loop) {
+    loop_ = &loop;
     declared_.insert(loop.index_var.get());
     declared_.insert(loop.elem_var.get());
     declared_.insert(loop.coll_var.get());
-    if (!pure(*loop.expr)) return {};
+    std::set<const VarDecl *> collection;  // evaluated once, before the iterations
+    if (!pure(*loop.expr, collection)) return {};
     body(loop.body);
     if (!ok_ || order_.empty()) return {};
-    std::vector<Accumulator> out;
+    Reduction r;
     for (const VarDecl *v : order_) {
       if (read_.count(v)) return {};  // read outside its own updates
       Type *t = v->type->forced();
       if (!t->is_integer()) return {};
-      out.push_back({v, fold_.at(v)});
+      r.accs.push_back({v, fold_.at(v)});
     }
-    return out;
+    if (!scan_) return r;
+    // A scan runs its body twice (chunk totals first, without writing the
+    // elements; then the elements): the element is read only before it is
+    // written, and the array not at all, which only another variable of
+    // the same array could reach: the body reads only scalars and arrays
+    // of scalars, compared with the loop's at run time.
+    const Expr &coll = *loop.expr;
+    if (coll.kind != ExprKind::Name || !coll.var) return {};
+    std::set<const VarDecl *> reads = read_;
+    reads.insert(elem_reads_.begin(), elem_reads_.end());
+    if (reads.count(coll.var)) return {};
+    for (const VarDecl *v : reads) {
+      if (declared_.count(v) || fold_.count(v) || v->alias_of) continue;
+      const Type *t = v->type->forced();
+      if (t->kind == TypeKind::Array) {
+        if (!scalar(t->elem)) return {};
+        r.arrays.push_back(v);
+      } else if (!scalar(t)) {
+        return {};
+      }
+    }
+    r.scan = true;
+    return r;
   }
 
  private:
@@ -61,17 +85,17 @@ class Finder {
     switch (s.kind) {
       case StmtKind::ExprStmt:
       case StmtKind::Decl:
-        if (s.expr && !pure(*s.expr)) ok_ = false;
+        if (s.expr && !pure(*s.expr, read_)) ok_ = false;
         return;
       case StmtKind::Assign: assign(s); return;
       case StmtKind::Block: body(s.body); return;
       case StmtKind::If:
-        if (!pure(*s.expr)) ok_ = false;
+        if (!pure(*s.expr, read_)) ok_ = false;
         body(s.body);
         body(s.else_body);
         return;
       case StmtKind::Case:
-        if (!pure(*s.expr)) ok_ = false;
+        if (!pure(*s.expr, read_)) ok_ = false;
         for (auto &b : s.branches) {
           if (b.binder_var) declared_.insert(b.binder_var);
           body(b.body);
@@ -81,12 +105,16 @@ class Finder {
         declared_.insert(s.index_var.get());
         declared_.insert(s.elem_var.get());
         declared_.insert(s.coll_var.get());
-        if (!pure(*s.expr)) ok_ = false;
+        if (!pure(*s.expr, read_)) ok_ = false;
+        ++depth_;
         body(s.body);
+        --depth_;
         return;
       case StmtKind::While:
-        if (!pure(*s.expr)) ok_ = false;
+        if (!pure(*s.expr, read_)) ok_ = false;
+        ++depth_;
         body(s.body);
+        --depth_;
         return;
       // A return leaves the loop; a map or a `then` makes parallel work of
       // its own; neither belongs in a reduction's body.
@@ -97,15 +125,30 @@ class Finder {
     ok_ = false;
   }
 
+  static bool scalar(const Type *t) {
+    t = const_cast<Type *>(t)->forced();
+    return t->is_numeric() || t->kind == TypeKind::Bool;
+  }
+
   void assign(const Stmt &s) {
     const Expr &target = *s.target;
+    if (target.kind == ExprKind::Name && target.var && target.var->alias_of == loop_ &&
+        loop_->coll_var->type->kind == TypeKind::Array) {
+      // The loop's own element: a scan, which may read the accumulators
+      // here. Once written, the element is not read again: not after this
+      // statement, and not in a later iteration of a loop inside the body.
+      scan_ = true;
+      if (depth_ > 0 || !pure(*s.expr, elem_reads_)) ok_ = false;
+      elem_written_ = true;
+      return;
+    }
     if (target.kind != ExprKind::Name || !target.var || target.var->alias_of) {
       ok_ = false;  // an array element, a field or the loop's element: a write to memory
       return;
     }
     const VarDecl *v = target.var;
     if (declared_.count(v)) {  // a variable of one iteration
-      if (!pure(*s.expr)) ok_ = false;
+      if (!pure(*s.expr, read_)) ok_ = false;
       return;
     }
     // An accumulator: s <- s op e, s <- e op s (op commutative), or
@@ -123,7 +166,7 @@ class Finder {
       if (is_var(*e.children[1], v)) other = e.children[2].get();
       else if (is_var(*e.children[2], v)) other = e.children[1].get();
     }
-    if (!other || !pure(*other)) {
+    if (!other || !pure(*other, read_)) {
       ok_ = false;
       return;
     }
@@ -151,7 +194,7 @@ class Finder {
   // An expression that has no effect but its value (or a run-time error):
   // no task call, no allocation, no atomic, no print. Notes the variables
   // it reads.
-  bool pure(const Expr &e) {
+  bool pure(const Expr &e, std::set<const VarDecl *> &reads) {
     switch (e.kind) {
       case ExprKind::New:
       case ExprKind::Construct:
@@ -166,18 +209,24 @@ class Finder {
         break;
       }
       case ExprKind::Name:
-        if (e.var) read_.insert(e.var);
+        if (e.var) reads.insert(e.var);
+        if (e.var && e.var == loop_->elem_var.get() && elem_written_) return false;
         break;
       default: break;
     }
     for (auto &c : e.children)
-      if (c && !pure(*c)) return false;
+      if (c && !pure(*c, reads)) return false;
     for (auto &f : e.fields)
-      if (f.value && !pure(*f.value)) return false;
+      if (f.value && !pure(*f.value, reads)) return false;
     return true;
   }
 
+  const Stmt *loop_ = nullptr;
   bool ok_ = true;
+  bool scan_ = false;
+  bool elem_written_ = false;  // by a statement walked so far
+  int depth_ = 0;              // loops inside the body around the statement
+  std::set<const VarDecl *> elem_reads_;  // in the values written to the loop's element
   std::set<const VarDecl *> declared_;  // in the body, or the loop's own
   std::set<const VarDecl *> read_;      // outside an accumulator's own update
   std::map<const VarDecl *, Fold> fold_;
@@ -186,7 +235,7 @@ class Finder {
 
 }  // namespace
 
-std::vector<Accumulator> find(const Stmt &loop) {
+Reduction find(const Stmt &loop) {
   if (loop.kind != StmtKind::For) return {};
   return Finder().run(loop);
 }

@@ -11,6 +11,9 @@
 // point is not (a + (b + c) may differ from (a + b) + c), so a loop over
 // doubles stays in order.
 //
+// A scan is a reduction whose body also writes its element from the
+// accumulators (Reduction::scan).
+//
 // kitec runs such a loop in parallel chunks (ir/cps.cpp, backend-opencl/
 // emit.cpp): each chunk runs the body on its own copy of the accumulators,
 // started at the identity of op, and folds its result into the task's
@@ -35,11 +38,22 @@ struct Accumulator {
   Fold fold = Fold::Add;
 };
 
-// "s: +, t: min": the accumulators and their folds.
-std::string describe(const std::vector<Accumulator> &accs);
+struct Reduction {
+  std::vector<Accumulator> accs;  // in the order of their first update; empty: not a reduction
+  // A scan: the body also writes the loop's element, `x <- e`, where e may
+  // read the accumulators (x <- s; s <- s + e is an exclusive prefix sum).
+  // The body reads neither x nor the loop's array otherwise, and no array
+  // but `arrays`, arrays of scalars: at run time, one of them that is the
+  // loop's array keeps the loop in order.
+  bool scan = false;
+  std::vector<const ast::VarDecl *> arrays;
+  bool empty() const { return accs.empty(); }
+};
 
-// The accumulators of `for` loop `loop`, in the order of their first
-// update, if the loop is a reduction; empty if it is not.
-std::vector<Accumulator> find(const ast::Stmt &loop);
+// "s: +, t: min": the accumulators and their folds.
+std::string describe(const Reduction &r);
+
+// What `for` loop `loop` is; empty if it is neither a reduction nor a scan.
+Reduction find(const ast::Stmt &loop);
 
 }  // namespace kite::reductions

@@ -111,6 +111,16 @@
 #else
 #define KITE_REDUCE_CHUNK 64
 #endif
+/* A scan (a reduction that also writes its elements) runs in chunks of
+ * this many iterations, twice: first their totals, then, after one lane
+ * has turned the totals into prefixes in order, their elements. A GPU
+ * lane adds up a chunk's totals at about one per 100 ns: 10^6 elements
+ * make 1000 totals there. */
+#if defined(KITE_CPU)
+#define KITE_SCAN_CHUNK 4096
+#else
+#define KITE_SCAN_CHUNK 1024
+#endif
 /* One whose body calls tasks and is not direct (below): up to this many,
  * each iteration's graph finishing before the next starts. On a CPU that
  * saves a record, a split and a deque trip per iteration that calls
