@@ -844,6 +844,7 @@ class Emitter {
     line(s, ind + 6, "kite_rec cf = KITE_REC(c, ch);");
     emit_copy_vars(op, "cf", s, ind + 6);
     line(s, ind + 6, fmt::format("KITE_I(cf, {}) = 0; KITE_I(cf, {}) = n;", op.lo_slot, op.hi_slot));
+    if (op.step_slot >= 0) line(s, ind + 6, fmt::format("KITE_I(cf, {}) = 0;", op.step_slot));
     line(s, ind + 6, fmt::format("cf[0] = KITE_LINK(rec, {});", op.node));
     line(s, ind + 6, fmt::format("kite_ready_at(c, ch, {}, {});", p_.blocks[op.split_block].code,
                                  site(st.loc)));
@@ -917,7 +918,14 @@ class Emitter {
     const cps::Task &t = p_.tasks[task_];
     line(s, 4, "c->n_conts += 1;");
     line(s, 4, fmt::format("int lo = KITE_I(f, {}), hi = KITE_I(f, {});", op.lo_slot, op.hi_slot));
-    line(s, 4, fmt::format("while (hi - lo > {}) {{", chunk_macro(op)));
+    if (op.step_slot >= 0) {
+      // A chunked map's records halve their range down to a chunk per lane
+      // of a worker, then deal that out to one record per lane.
+      line(s, 4, fmt::format("int step = KITE_I(f, {});", op.step_slot));
+      line(s, 4, fmt::format("while (step == 0 && hi - lo > {} * KITE_LANES) {{", chunk_macro(op)));
+    } else {
+      line(s, 4, fmt::format("while (hi - lo > {}) {{", chunk_macro(op)));
+    }
     // A scan's chunks start at multiples of its chunk size: chunk k's
     // totals are at k.
     line(s, 6, op.reduction.scan ? "int mid = lo + (hi - lo + KITE_SCAN_CHUNK - 1) / KITE_SCAN_CHUNK / 2 * "
@@ -929,10 +937,30 @@ class Emitter {
     emit_copy_vars(op, "cf", s, 6);
     line(s, 6, "cf[0] = f[0];");
     line(s, 6, fmt::format("KITE_I(cf, {}) = mid; KITE_I(cf, {}) = hi;", op.lo_slot, op.hi_slot));
+    if (op.step_slot >= 0) line(s, 6, fmt::format("KITE_I(cf, {}) = 0;", op.step_slot));
     line(s, 6, "KITE_FENCE();");
     line(s, 6, fmt::format("kite_push(c, KITE_ENTRY({}, ch), {});", b.code, site(op.stmt->loc)));
     line(s, 6, "hi = mid;");
     line(s, 4, "}");
+    if (op.step_slot >= 0) {
+      line(s, 4, "#if KITE_LANES > 1");
+      line(s, 4, fmt::format("if (step == 0 && hi - lo > {}) {{", chunk_macro(op)));
+      line(s, 6, "for (int k = 1; k < KITE_LANES && lo + k < hi; ++k) {");
+      line(s, 8, fmt::format("int ch = kite_alloc(c, {});", site(op.stmt->loc)));
+      line(s, 8, "if (ch < 0) return;");
+      line(s, 8, "kite_rec cf = KITE_REC(c, ch);");
+      emit_copy_vars(op, "cf", s, 8);
+      line(s, 8, "cf[0] = f[0];");
+      line(s, 8, fmt::format("KITE_I(cf, {}) = lo + k; KITE_I(cf, {}) = hi; KITE_I(cf, {}) = KITE_LANES;",
+                             op.lo_slot, op.hi_slot, op.step_slot));
+      line(s, 8, "KITE_FENCE();");
+      line(s, 8, fmt::format("kite_push(c, KITE_ENTRY({}, ch), {});", b.code, site(op.stmt->loc)));
+      line(s, 6, "}");
+      line(s, 6, "step = KITE_LANES;");
+      line(s, 4, "}");
+      line(s, 4, "#endif");
+      line(s, 4, "if (step == 0) step = 1;");
+    }
     if (op.reduction.scan) {
       emit_scan_chunk(b, s);
       return;
@@ -954,7 +982,7 @@ class Emitter {
       if (!accs.empty()) line(s, 6, accs);
       std::vector<const VarDecl *> promoted = promote_vars(*op.stmt, s, 6);
       std::string i = slot(op.stmt->index_var.get());
-      line(s, 6, fmt::format("for ({} = lo; {} < hi; {} += 1) {{", i, i, i));
+      line(s, 6, fmt::format("for ({} = lo; {} < hi; {} += step) {{", i, i, i));
       emit_ops(entry.ops, s, 8);
       line(s, 6, "}");
       unpromote_vars(*op.stmt, promoted, s, 6);
@@ -970,9 +998,10 @@ class Emitter {
       }
       line(s, 4, "}");
       line(s, 4, "int parent = (int)(f[0] & 0xffffffffL);");
+      line(s, 4, "int done = (hi - lo + step - 1) / step;");
       line(s, 4, "kite_free(c, rec);");
       line(s, 4, "KITE_FENCE();");
-      line(s, 4, fmt::format("if (atomic_sub(KITE_COUNTER(KITE_REC(c, parent), {}), hi - lo) == hi - lo) {{",
+      line(s, 4, fmt::format("if (atomic_sub(KITE_COUNTER(KITE_REC(c, parent), {}), done) == done) {{",
                              op.counter_slot));
       line(s, 6, "KITE_FENCE();");
       line(s, 6, "int own = 0;");

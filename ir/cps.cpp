@@ -535,6 +535,7 @@ class Lowering {
         // A body that calls no task needs no counters of its own: a record
         // can run a chunk of iterations one after another.
         op.chunked = node.graphs[0]->dep.arrow == ntg::Arrow::Seq;
+        if (op.chunked && !op.reduction.scan) op.step_slot = next_slot_++;
         p_.blocks[split].loop = op;
         p_.blocks[next].loop = op;
   }

@@ -45,6 +45,11 @@ struct Op {
   int counter_slot = -1;  // Map: iterations not yet finished (in the parent's record);
                           // parallel For: detached calls running, plus 1 while it loops
   int lo_slot = -1, hi_slot = -1;  // Map: the iterations a record covers
+  // Chunked Map or reduction: 0 while a record's iterations lo .. hi - 1 may
+  // be split further; else the record runs lo, lo + step, ... < hi (on a
+  // wide worker, a range of iterations is dealt out to that many records,
+  // one per lane, so that neighbouring lanes run neighbouring iterations).
+  int step_slot = -1;
   std::vector<int> copy_vars;  // Map: variables an iteration's record needs from its parent's
   bool chunked = false;  // Map whose body calls no task: records run chunks of iterations
   bool direct = false;   // Map whose calls store their results straight into the element:
