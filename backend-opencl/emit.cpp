@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <set>
@@ -583,6 +584,55 @@ class Emitter {
     return g.outstanding_init != 1 || g.end == cps::GraphEnd::Chunk;
   }
 
+  // Whether block w makes a tail call: its callee then takes over this
+  // record, counters and all.
+  static bool takes_over(const std::vector<cps::Op> &ops) {
+    for (const cps::Op &op : ops) {
+      if (op.kind == cps::OpKind::Spawn && op.tail) return true;
+      for (const auto &part : op.inline_ops)
+        if (takes_over(part)) return true;
+    }
+    return false;
+  }
+
+  // The blocks of `notify` that make a tail call in graph `graph`. Nothing
+  // may touch the record's counters once one of them is queued (its callee
+  // sets them up afresh), so whoever makes one ready counts its own event
+  // off the graph first: the graph cannot end there, the tail call's block
+  // being one of its events still to come.
+  std::vector<const cps::Block *> tail_blocks(const std::vector<int> &notify, int graph) {
+    std::vector<const cps::Block *> out;
+    for (int b : notify) {
+      const cps::Block &w = p_.blocks[b];
+      if (w.graph == graph && takes_over(w.ops)) out.push_back(&w);
+    }
+    return out;
+  }
+
+  // Decrements the tail-call blocks' counters into t<id> flags; if one is
+  // ready, counts this event off graph g, then queues them and returns.
+  void ready_tail_blocks(const std::vector<const cps::Block *> &tails, const cps::Graph &g,
+                         const char *own, const char *ret, std::ostream &s, int ind) {
+    line(s, ind, "{");
+    ind += 2;
+    std::string any;
+    for (const cps::Block *w : tails) {
+      line(s, ind, w->counter_init == 1
+                       ? fmt::format("int t{} = 1;", w->id)
+                       : fmt::format("int t{} = kite_dec({}, KITE_COUNTER(f, {})) == 1;", w->id, own,
+                                     w->counter_slot));
+      any += fmt::format("{}t{}", any.empty() ? "" : " || ", w->id);
+    }
+    line(s, ind, "if (" + any + ") {");
+    line(s, ind + 2, fmt::format("kite_dec({}, KITE_COUNTER(f, {}));", own, g.outstanding_slot));
+    line(s, ind + 2, "KITE_FENCE();");
+    for (const cps::Block *w : tails)
+      line(s, ind + 2, fmt::format("if (t{}) kite_ready(c, rec, {});", w->id, w->code));
+    line(s, ind + 2, ret);
+    line(s, ind, "}");
+    line(s, ind - 2, "}");
+  }
+
   // Block w of this record has one event fewer to wait for.
   std::string ready_when_last(const cps::Block &w) {
     if (w.counter_init == 1) return fmt::format("kite_ready(c, rec, {});", w.code);
@@ -881,10 +931,12 @@ class Emitter {
     // kite_finish fence before they hand anything over).
     if (!b.notify.empty()) share_record(s, ind);  // a block of this record may start elsewhere
     line(s, ind, own_ ? "if (!own) KITE_FENCE();" : "KITE_FENCE();");
+    std::vector<const cps::Block *> tails = tail_blocks(b.notify, b.graph);
     for (int n : b.notify) {
       const cps::Block &w = p_.blocks[n];
-      line(s, ind, ready_when_last(w));
+      if (std::find(tails.begin(), tails.end(), &w) == tails.end()) line(s, ind, ready_when_last(w));
     }
+    if (!tails.empty()) ready_tail_blocks(tails, p_.graphs[b.graph], own_ ? "own" : "0", "return;", s, ind);
     line(s, ind, fmt::format("{{ int d = kite_signal(c, rec, -1, 0, {}, {}); if (d >= 0) kite_finish(c, d, own); }}",
                              b.graph, "&own"));
   }
@@ -1384,10 +1436,14 @@ class Emitter {
         line(s, 6, slot(info.target) + " = " + from_bits(info.target->type, "bits") + ";");
         line(s, 6, "if (!*own) KITE_FENCE();");
       }
+      std::vector<const cps::Block *> tails = tail_blocks(info.notify, info.graph);
       for (int b : info.notify) {
         const cps::Block &w = p_.blocks[b];
-        line(s, 6, ready_when_last_in_signal(w));
+        if (std::find(tails.begin(), tails.end(), &w) == tails.end())
+          line(s, 6, ready_when_last_in_signal(w));
       }
+      if (!tails.empty())
+        ready_tail_blocks(tails, p_.graphs[info.graph], "*own", "*own = 0; return -1;", s, 6);
       line(s, 6, fmt::format("graph = {};", info.graph));
       line(s, 6, "break;");
     }
