@@ -157,8 +157,22 @@ class Finder {
     Fold fold;
     const Expr *other = nullptr;
     if (e.kind == ExprKind::Binary && fold_of(e.binop, &fold)) {
-      if (is_var(*e.children[0], v)) other = e.children[1].get();
-      else if (e.binop != BinaryOp::Sub && is_var(*e.children[1], v)) other = e.children[0].get();
+      // s op a op b ... parses as ((s op a) op b) ...: s at the bottom of
+      // the left spine, every op on it of one family.
+      const Expr *left = &e;
+      std::vector<const Expr *> operands;
+      Fold f;
+      while (left->kind == ExprKind::Binary && fold_of(left->binop, &f) && f == fold) {
+        operands.push_back(left->children[1].get());
+        left = left->children[0].get();
+      }
+      if (is_var(*left, v)) {
+        for (const Expr *o : operands)
+          if (!pure(*o, read_)) ok_ = false;
+        other = operands.back();  // checked above, and again below
+      } else if (e.binop != BinaryOp::Sub && is_var(*e.children[1], v)) {
+        other = e.children[0].get();
+      }
     } else if (e.kind == ExprKind::Call && e.children.size() == 3 &&
                (e.children[0]->builtin == int(Builtin::min_) ||
                 e.children[0]->builtin == int(Builtin::max_))) {
