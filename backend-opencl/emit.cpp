@@ -1032,12 +1032,12 @@ class Emitter {
                             fold_identity(a));
       }
       if (!accs.empty()) line(s, 6, accs);
-      std::vector<const VarDecl *> promoted = promote_vars(*op.stmt, s, 6);
+      std::vector<const VarDecl *> promoted = promote_vars(*op.stmt, s, 6, true);
       std::string i = slot(op.stmt->index_var.get());
       line(s, 6, fmt::format("for ({} = lo; {} < hi; {} += step) {{", i, i, i));
       emit_ops(entry.ops, s, 8);
       line(s, 6, "}");
-      unpromote_vars(*op.stmt, promoted, s, 6);
+      unpromote_vars(*op.stmt, promoted, s, 6, true);
       if (!op.reduction.empty()) {
         line(s, 6, "kite_rec pf = KITE_REC(c, (int)(f[0] & 0xffffffffL));");
         for (const reductions::Accumulator &a : op.reduction.accs) {
@@ -1094,7 +1094,7 @@ class Emitter {
       line(s, 6, fmt::format("{} r{} = phase == 0 ? {} : ({})c->heap[totals + at + {}];", t, a.var->id,
                              fold_identity(a), t, j));
     }
-    std::vector<const VarDecl *> promoted = promote_vars(*op.stmt, s, 6);
+    std::vector<const VarDecl *> promoted = promote_vars(*op.stmt, s, 6, true);
     const cps::Block &entry = p_.blocks[p_.graphs[op.graphs[0]].entry_block];
     std::string i = slot(op.stmt->index_var.get());
     line(s, 6, "if (phase == 0) {");
@@ -1110,7 +1110,7 @@ class Emitter {
     emit_ops(entry.ops, s, 10);
     line(s, 8, "}");
     line(s, 6, "}");
-    unpromote_vars(*op.stmt, promoted, s, 6);
+    unpromote_vars(*op.stmt, promoted, s, 6, true);
     for (const reductions::Accumulator &a : accs) locals_.erase(a.var);
     line(s, 4, "}");
     line(s, 4, "int parent = (int)(f[0] & 0xffffffffL);");
@@ -1240,10 +1240,15 @@ class Emitter {
   // variables for the loop (which the C compiler can keep in registers, as
   // it cannot keep record slots that a heap store might alias) and the ones
   // it writes are stored back after it.
-  std::vector<const VarDecl *> promote_vars(const Stmt &loop, std::ostream &s, int ind) {
+  //
+  // A chunk of a map or a reduction runs in a record that holds what its
+  // iterations read (cps::Op::copy_vars), not what the loop's collection
+  // was computed from: `chunk` leaves those out.
+  std::vector<const VarDecl *> promote_vars(const Stmt &loop, std::ostream &s, int ind,
+                                            bool chunk = false) {
     VarSet used;
     if (loop.index_var) used = {loop.index_var.get(), loop.coll_var.get()};
-    if (loop.expr) vars_in(*loop.expr, used);
+    if (loop.expr && !chunk) vars_in(*loop.expr, used);
     vars_in(loop.body, VarUse::Any, used);
     std::vector<const VarDecl *> promoted;
     std::string decls;
@@ -1269,8 +1274,9 @@ class Emitter {
     return promoted;
   }
 
+  // A chunk's record is freed after its loop: nothing to store back.
   void unpromote_vars(const Stmt &loop, const std::vector<const VarDecl *> &promoted,
-                      std::ostream &s, int ind) {
+                      std::ostream &s, int ind, bool chunk = false) {
     VarSet written;
     if (loop.index_var) written = {loop.index_var.get(), loop.coll_var.get()};
     vars_in(loop.body, VarUse::Written, written);
@@ -1280,7 +1286,7 @@ class Emitter {
     }
     std::string stores;
     for (const VarDecl *v : promoted)
-      if (written.count(v)) stores += fmt::format("{} = v{}; ", slot(v), v->id);
+      if (written.count(v) && !chunk) stores += fmt::format("{} = v{}; ", slot(v), v->id);
     if (!stores.empty()) line(s, ind, stores);
   }
 
