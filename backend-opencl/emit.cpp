@@ -119,16 +119,25 @@ class Emitter {
   }
 
   // An element of an array: an lvalue of the element's C type.
+  //
+  // Inside a loop that calls no task (loop_depth_ > 0) elements are plain
+  // loads and stores, which a GPU may cache in L1 and the C compiler may
+  // keep in registers and pipeline; elsewhere they are KITE_DATA
+  // (volatile on GPUs). The loop runs within one block, which every lane
+  // enters through KITE_FENCE after taking its entry: what the block may
+  // read was published to it before that acquire, and the end of the block
+  // fences before anything it wrote is handed on.
   std::string element(const Type *elem, const std::string &array, const std::string &index,
                       SourceLoc loc) {
+    const char *q = loop_depth_ > 0 ? "" : "KITE_DATA ";
     if (!options_.bounds_checks)
-      return fmt::format("(((KITE_DATA __global {} *)(c->heap + {} + 1))[{}])", c_type(elem), array,
+      return fmt::format("((({}__global {} *)(c->heap + {} + 1))[{}])", q, c_type(elem), array,
                          index);
     // In a loop that holds the array in a C variable its length is too.
     if (auto it = lengths_.find(array); it != lengths_.end())
-      return fmt::format("(*(KITE_DATA __global {} *)kite_elem_n(c, {}, {}, {}, {}, {}))",
+      return fmt::format("(*({}__global {} *)kite_elem_n(c, {}, {}, {}, {}, {}))", q,
                          c_type(elem), array, it->second, index, is_wide(elem) ? 8 : 4, site(loc));
-    return fmt::format("(*(KITE_DATA __global {} *)kite_elem(c, {}, {}, {}, {}))", c_type(elem),
+    return fmt::format("(*({}__global {} *)kite_elem(c, {}, {}, {}, {}))", q, c_type(elem),
                        array, index, is_wide(elem) ? 8 : 4, site(loc));
   }
 
@@ -1250,6 +1259,14 @@ class Emitter {
     if (loop.index_var) used = {loop.index_var.get(), loop.coll_var.get()};
     if (loop.expr && !chunk) vars_in(*loop.expr, used);
     vars_in(loop.body, VarUse::Any, used);
+    // The element of an enclosing loop is that loop's collection at its
+    // index: hold those two.
+    for (const VarDecl *v : VarSet(used))
+      if (v->alias_of && v->alias_of != &loop && v->alias_of->index_var) {
+        used.insert(v->alias_of->coll_var.get());
+        used.insert(v->alias_of->index_var.get());
+      }
+    ++loop_depth_;
     std::vector<const VarDecl *> promoted;
     std::string decls;
     for (const VarDecl *v : used) {
@@ -1277,6 +1294,7 @@ class Emitter {
   // A chunk's record is freed after its loop: nothing to store back.
   void unpromote_vars(const Stmt &loop, const std::vector<const VarDecl *> &promoted,
                       std::ostream &s, int ind, bool chunk = false) {
+    --loop_depth_;
     VarSet written;
     if (loop.index_var) written = {loop.index_var.get(), loop.coll_var.get()};
     vars_in(loop.body, VarUse::Written, written);
@@ -1565,6 +1583,7 @@ class Emitter {
   }
 
   std::map<std::string, std::string> lengths_;  // array variable -> its length's C variable
+  int loop_depth_ = 0;  // loops that call no task around the code being emitted
   int helper_count_ = 0;
   // The C type of a closure's task id: only the kind matters here.
   const Type long_t_storage_{TypeKind::Long};
