@@ -207,9 +207,11 @@ void atomic_writes(const Expr &e, std::set<int> &determined, std::set<int> &dete
 
 class Builder {
  public:
-  Builder(Program &p, BuildOptions options) : p_(p), options_(options) {}
+  Builder(Program &p, BuildOptions options, std::set<const TaskDecl *> recursive)
+      : p_(p), options_(options), recursive_(std::move(recursive)) {}
 
   TaskGraph build_task(TaskDecl &t) {
+    in_recursive_ = recursive_.count(&t) > 0;
     TaskGraph tg;
     tg.task = &t;
     for (VarDecl *v : t.param_vars) number(tg, v);
@@ -366,8 +368,9 @@ class Builder {
         body.y.erase(index);
         if (s.kind == StmtKind::Map) body.arrow = Arrow::Par;
         // A reduction runs in parallel chunks; one inside another loop's
-        // body stays in its iteration, on its lane.
-        if (s.kind == StmtKind::For && options_.optimize && loop_depth_ == 0 &&
+        // body stays in its iteration, on its lane, and one in a recursive
+        // task stays in order (reductions::recursive_tasks).
+        if (s.kind == StmtKind::For && options_.optimize && loop_depth_ == 0 && !in_recursive_ &&
             body.arrow == Arrow::Seq) {
           n->reduction = reductions::find(s);
           if (!n->reduction.empty()) body.arrow = Arrow::Par;
@@ -460,6 +463,8 @@ class Builder {
   Program &p_;
   BuildOptions options_;
   int loop_depth_ = 0;  // loop bodies (for, while, map) around the node being built
+  std::set<const TaskDecl *> recursive_;  // reductions::recursive_tasks
+  bool in_recursive_ = false;              // the task being built is one
 };
 
 // --- Tail calls -----------------------------------------------------------
@@ -630,7 +635,7 @@ void dot_graph(const TaskGraph &tg, const Graph &g, std::ostream &out, int inden
 
 Program build(ast::Program &program, const BuildOptions &options) {
   Program p;
-  Builder b(p, options);
+  Builder b(p, options, reductions::recursive_tasks(program));
   for (auto &t : program.tasks) p.tasks.push_back(b.build_task(*t));
   if (options.optimize)
     for (auto &t : p.tasks) mark_tail_calls(*t.body);

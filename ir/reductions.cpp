@@ -254,4 +254,48 @@ Reduction find(const Stmt &loop) {
   return Finder().run(loop);
 }
 
+namespace {
+
+void callees(const Expr &e, std::set<const TaskDecl *> &out) {
+  if (e.kind == ExprKind::Call && e.children[0]->task) out.insert(e.children[0]->task);
+  for (auto &c : e.children)
+    if (c) callees(*c, out);
+  for (auto &f : e.fields)
+    if (f.value) callees(*f.value, out);
+}
+
+void callees(const StmtList &list, std::set<const TaskDecl *> &out) {
+  for (auto &s : list) {
+    if (s->expr) callees(*s->expr, out);
+    if (s->target) callees(*s->target, out);
+    callees(s->body, out);
+    callees(s->else_body, out);
+    for (auto &b : s->branches) callees(b.body, out);
+  }
+}
+
+}  // namespace
+
+std::set<const TaskDecl *> recursive_tasks(const Program &program) {
+  std::map<const TaskDecl *, std::set<const TaskDecl *>> calls;
+  for (auto &t : program.tasks) callees(t->body, calls[t.get()]);
+  std::set<const TaskDecl *> out;
+  for (auto &t : program.tasks) {
+    // Whether t reaches itself.
+    std::set<const TaskDecl *> seen;
+    std::vector<const TaskDecl *> work(calls[t.get()].begin(), calls[t.get()].end());
+    while (!work.empty()) {
+      const TaskDecl *u = work.back();
+      work.pop_back();
+      if (u == t.get()) {
+        out.insert(u);
+        break;
+      }
+      if (!seen.insert(u).second) continue;
+      for (const TaskDecl *v : calls[u]) work.push_back(v);
+    }
+  }
+  return out;
+}
+
 }  // namespace kite::reductions

@@ -20,6 +20,7 @@
 // variables with one atomic read-modify-write.
 #pragma once
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -55,5 +56,11 @@ std::string describe(const Reduction &r);
 
 // What `for` loop `loop` is; empty if it is neither a reduction nor a scan.
 Reduction find(const ast::Stmt &loop);
+
+// The tasks that may call themselves, directly or through other named
+// tasks. They run many times on small pieces of work: kitec keeps their
+// loops in order, where a parallel loop would cost each call a block of
+// its own to wait in.
+std::set<const ast::TaskDecl *> recursive_tasks(const ast::Program &program);
 
 }  // namespace kite::reductions
