@@ -100,6 +100,9 @@ class Unordered {
       for (auto [v, call] : arrays)
         for (size_t j = i + 1; j < n; ++j) {
           if (reach[i].count(int(j))) continue;
+          // The two halves of a flattened `if`: one branch each, never both.
+          if (g.nodes[i]->flattened && g.nodes[j]->flattened && g.nodes[i]->stmt == g.nodes[j]->stmt)
+            continue;
           const Expr *r = read_by(*g.nodes[j], v, written_);
           if (!r || !warned_.insert({call, v}).second) continue;  // the first read only
           const Expr &callee = *call_of(*call)->children[0];
