@@ -898,7 +898,10 @@ class Emitter {
                                    op.totals_slot, op.reduction.accs.size(), site(st.loc)));
       line(s, ind + 4, fmt::format("KITE_I(f, {}) = 0;", op.phase_slot));
     }
-    line(s, ind + 4, fmt::format("int ch = kite_alloc(c, {});", site(st.loc)));
+    // (With the heap exhausted, kite_new_array has stopped the run.)
+    line(s, ind + 4, fmt::format("int ch = {}kite_alloc(c, {});",
+                                 op.reduction.scan ? fmt::format("KITE_L(f, {}) == 0 ? -1 : ", op.totals_slot) : "",
+                                 site(st.loc)));
     line(s, ind + 4, "if (ch >= 0) {");
     line(s, ind + 6, "kite_rec cf = KITE_REC(c, ch);");
     emit_copy_vars(op, "cf", s, ind + 6);
