@@ -982,28 +982,51 @@ class Emitter {
     const cps::Task &t = p_.tasks[task_];
     line(s, 4, "c->n_conts += 1;");
     line(s, 4, fmt::format("int lo = KITE_I(f, {}), hi = KITE_I(f, {});", op.lo_slot, op.hi_slot));
-    if (op.step_slot >= 0) {
-      // A chunked map's records halve their range down to a chunk per lane
-      // of a worker, then deal that out to one record per lane.
-      line(s, 4, fmt::format("int step = KITE_I(f, {});", op.step_slot));
-      line(s, 4, fmt::format("while (step == 0 && hi - lo > {} * KITE_LANES) {{", chunk_macro(op)));
-    } else {
-      line(s, 4, fmt::format("while (hi - lo > {}) {{", chunk_macro(op)));
+    // What a record splits down to: a chunk per lane of a worker for a
+    // chunked map or reduction (then dealt out to the lanes, below), else a
+    // chunk. A scan's groups start at multiples of its chunk size: chunk
+    // k's totals are at k.
+    const std::string group = op.step_slot >= 0 ? fmt::format("{} * KITE_LANES", chunk_macro(op))
+                                                : std::string(chunk_macro(op));
+    if (op.step_slot >= 0) line(s, 4, fmt::format("int step = KITE_I(f, {});", op.step_slot));
+    const std::string more =
+        fmt::format("{}hi - lo > {}", op.step_slot >= 0 ? "step == 0 && " : "", group);
+    // Pushes a record for iterations [a, b) (C expressions).
+    auto push = [&](const std::string &from, const std::string &to, int ind) {
+      line(s, ind, fmt::format("int ch = kite_alloc(c, {});", site(op.stmt->loc)));
+      line(s, ind, "if (ch < 0) return;");
+      line(s, ind, "kite_rec cf = KITE_REC(c, ch);");
+      emit_copy_vars(op, "cf", s, ind);
+      line(s, ind, "cf[0] = f[0];");
+      line(s, ind, fmt::format("KITE_I(cf, {}) = {}; KITE_I(cf, {}) = {};", op.lo_slot, from, op.hi_slot, to));
+      if (op.step_slot >= 0) line(s, ind, fmt::format("KITE_I(cf, {}) = 0;", op.step_slot));
+      line(s, ind, "KITE_FENCE();");
+      line(s, ind, fmt::format("kite_push(c, KITE_ENTRY({}, ch), {});", b.code, site(op.stmt->loc)));
+    };
+    if (!op.direct) {
+      // On a wide worker a record deals its range out in up to W parts of
+      // whole groups at a time, so that a map of n iterations is spread
+      // over the GPU in log_W(n) rounds, not log_2(n): a round lasts as
+      // long as its longest block, and a split waits in rounds whose other
+      // lanes run chunks.
+      line(s, 4, "#if KITE_LANES > 1");
+      line(s, 4, fmt::format("while ({}) {{", more));
+      line(s, 6, fmt::format("int groups = (hi - lo + {} - 1) / ({});", group, group));
+      line(s, 6, "int parts = min(groups, KITE_LANES);");
+      line(s, 6, "for (int p = parts - 1; p >= 1; --p) {");
+      line(s, 8, fmt::format("int a = lo + (int)((long)groups * p / parts) * ({});", group));
+      line(s, 8, fmt::format("int b = min(hi, lo + (int)((long)groups * (p + 1) / parts) * ({}));", group));
+      push("a", "b", 8);
+      line(s, 6, "}");
+      line(s, 6, fmt::format("hi = min(hi, lo + (int)((long)groups / parts) * ({}));", group));
+      line(s, 4, "}");
+      line(s, 4, "#endif");
     }
-    // A scan's chunks start at multiples of its chunk size: chunk k's
-    // totals are at k.
+    line(s, 4, fmt::format("while ({}) {{", more));
     line(s, 6, op.reduction.scan ? "int mid = lo + (hi - lo + KITE_SCAN_CHUNK - 1) / KITE_SCAN_CHUNK / 2 * "
                                    "KITE_SCAN_CHUNK;"
                                  : "int mid = lo + (hi - lo) / 2;");
-    line(s, 6, fmt::format("int ch = kite_alloc(c, {});", site(op.stmt->loc)));
-    line(s, 6, "if (ch < 0) return;");
-    line(s, 6, "kite_rec cf = KITE_REC(c, ch);");
-    emit_copy_vars(op, "cf", s, 6);
-    line(s, 6, "cf[0] = f[0];");
-    line(s, 6, fmt::format("KITE_I(cf, {}) = mid; KITE_I(cf, {}) = hi;", op.lo_slot, op.hi_slot));
-    if (op.step_slot >= 0) line(s, 6, fmt::format("KITE_I(cf, {}) = 0;", op.step_slot));
-    line(s, 6, "KITE_FENCE();");
-    line(s, 6, fmt::format("kite_push(c, KITE_ENTRY({}, ch), {});", b.code, site(op.stmt->loc)));
+    push("mid", "hi", 6);
     line(s, 6, "hi = mid;");
     line(s, 4, "}");
     if (op.step_slot >= 0) {
