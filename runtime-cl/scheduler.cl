@@ -103,9 +103,9 @@
 /* A reduction (a for loop kitec runs in parallel chunks, ir/reductions.h)
  * gives each record up to this many iterations, and runs a loop of no more
  * in order where it stands. A chunk ends in two atomics on the task's
- * record (its fold and the count of iterations done); on a CPU those and
- * the record's trip through the deque would cost more than 64 light
- * iterations do. */
+ * record (its fold and the count of iterations done) after a trip through
+ * the deque: on 2 PoCL workers, filling and summing 2*10^7 ints took 243,
+ * 181 and 170 ms with chunks of 64, 512 and 4096. */
 #if defined(KITE_CPU)
 #define KITE_REDUCE_CHUNK 4096
 #else
@@ -113,9 +113,9 @@
 #endif
 /* A scan (a reduction that also writes its elements) runs in chunks of
  * this many iterations, twice: first their totals, then, after one lane
- * has turned the totals into prefixes in order, their elements. A GPU
- * lane adds up a chunk's totals at about one per 100 ns: 10^6 elements
- * make 1000 totals there. */
+ * has turned the totals into prefixes in order, their elements. That lane
+ * works alone, so the chunks are long: BFS's 4*10^6 degrees make about
+ * 4000 totals on a GPU. */
 #if defined(KITE_CPU)
 #define KITE_SCAN_CHUNK 4096
 #else
