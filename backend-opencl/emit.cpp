@@ -991,15 +991,16 @@ class Emitter {
     if (op.step_slot >= 0) line(s, 4, fmt::format("int step = KITE_I(f, {});", op.step_slot));
     const std::string more =
         fmt::format("{}hi - lo > {}", op.step_slot >= 0 ? "step == 0 && " : "", group);
-    // Pushes a record for iterations [a, b) (C expressions).
-    auto push = [&](const std::string &from, const std::string &to, int ind) {
+    // Pushes a record for iterations from, from + step, ... < to (C
+    // expressions; step 0: a range it may split further).
+    auto push = [&](const std::string &from, const std::string &to, const char *step, int ind) {
       line(s, ind, fmt::format("int ch = kite_alloc(c, {});", site(op.stmt->loc)));
       line(s, ind, "if (ch < 0) return;");
       line(s, ind, "kite_rec cf = KITE_REC(c, ch);");
       emit_copy_vars(op, "cf", s, ind);
       line(s, ind, "cf[0] = f[0];");
       line(s, ind, fmt::format("KITE_I(cf, {}) = {}; KITE_I(cf, {}) = {};", op.lo_slot, from, op.hi_slot, to));
-      if (op.step_slot >= 0) line(s, ind, fmt::format("KITE_I(cf, {}) = 0;", op.step_slot));
+      if (op.step_slot >= 0) line(s, ind, fmt::format("KITE_I(cf, {}) = {};", op.step_slot, step));
       line(s, ind, "KITE_FENCE();");
       line(s, ind, fmt::format("kite_push(c, KITE_ENTRY({}, ch), {});", b.code, site(op.stmt->loc)));
     };
@@ -1019,7 +1020,7 @@ class Emitter {
       line(s, 6, "for (int p = parts - 1; p >= 1; --p) {");
       line(s, 8, fmt::format("int a = lo + (int)((long)groups * p / parts) * ({});", group));
       line(s, 8, fmt::format("int b = min(hi, lo + (int)((long)groups * (p + 1) / parts) * ({}));", group));
-      push("a", "b", 8);
+      push("a", "b", "0", 8);
       line(s, 6, "}");
       line(s, 6, fmt::format("hi = min(hi, lo + (int)((long)groups / parts) * ({}));", group));
       line(s, 4, "}");
@@ -1029,22 +1030,14 @@ class Emitter {
     line(s, 6, op.reduction.scan ? "int mid = lo + (hi - lo + KITE_SCAN_CHUNK - 1) / KITE_SCAN_CHUNK / 2 * "
                                    "KITE_SCAN_CHUNK;"
                                  : "int mid = lo + (hi - lo) / 2;");
-    push("mid", "hi", 6);
+    push("mid", "hi", "0", 6);
     line(s, 6, "hi = mid;");
     line(s, 4, "}");
     if (op.step_slot >= 0) {
       line(s, 4, "#if KITE_LANES > 1");
       line(s, 4, fmt::format("if (step == 0 && hi - lo > {}) {{", chunk_macro(op)));
       line(s, 6, "for (int k = 1; k < KITE_LANES && lo + k < hi; ++k) {");
-      line(s, 8, fmt::format("int ch = kite_alloc(c, {});", site(op.stmt->loc)));
-      line(s, 8, "if (ch < 0) return;");
-      line(s, 8, "kite_rec cf = KITE_REC(c, ch);");
-      emit_copy_vars(op, "cf", s, 8);
-      line(s, 8, "cf[0] = f[0];");
-      line(s, 8, fmt::format("KITE_I(cf, {}) = lo + k; KITE_I(cf, {}) = hi; KITE_I(cf, {}) = KITE_LANES;",
-                             op.lo_slot, op.hi_slot, op.step_slot));
-      line(s, 8, "KITE_FENCE();");
-      line(s, 8, fmt::format("kite_push(c, KITE_ENTRY({}, ch), {});", b.code, site(op.stmt->loc)));
+      push("lo + k", "hi", "KITE_LANES", 8);
       line(s, 6, "}");
       line(s, 6, "step = KITE_LANES;");
       line(s, 4, "}");
@@ -1062,6 +1055,7 @@ class Emitter {
       // this record meanwhile); a reduction's accumulators start at their
       // folds' identities and are folded into the parent's record after.
       const cps::Block &entry = p_.blocks[p_.graphs[op.graphs[0]].entry_block];
+      line(s, 4, "int parent = (int)(f[0] & 0xffffffffL);");
       line(s, 4, "{");
       std::string accs;
       for (const reductions::Accumulator &a : op.reduction.accs) {
@@ -1077,7 +1071,7 @@ class Emitter {
       line(s, 6, "}");
       unpromote_vars(*op.stmt, promoted, s, 6, true);
       if (!op.reduction.empty()) {
-        line(s, 6, "kite_rec pf = KITE_REC(c, (int)(f[0] & 0xffffffffL));");
+        line(s, 6, "kite_rec pf = KITE_REC(c, parent);");
         for (const reductions::Accumulator &a : op.reduction.accs) {
           locals_.erase(a.var);
           bool wide = a.var->type->forced()->kind == TypeKind::Long;
@@ -1087,16 +1081,13 @@ class Emitter {
         }
       }
       line(s, 4, "}");
-      line(s, 4, "int parent = (int)(f[0] & 0xffffffffL);");
       line(s, 4, "int done = (hi - lo + step - 1) / step;");
       line(s, 4, "kite_free(c, rec);");
       line(s, 4, "KITE_FENCE();");
       line(s, 4, fmt::format("if (atomic_sub(KITE_COUNTER(KITE_REC(c, parent), {}), done) == done) {{",
                              op.counter_slot));
       line(s, 6, "KITE_FENCE();");
-      line(s, 6, "int own = 0;");
-      line(s, 6, fmt::format("int d = kite_signal(c, parent, {}, 0, -1, &own);", op.node));
-      line(s, 6, "if (d >= 0) kite_finish(c, d, 0);");
+      emit_node_in_parent(op, s, 6);
       line(s, 4, "}");
       return;
     }
@@ -1185,9 +1176,15 @@ class Emitter {
     line(s, 6, "return;");
     line(s, 4, "}");
     line(s, 4, "kite_free_array(c, totals - 1, 8);");
-    line(s, 4, "own = 0;");
-    line(s, 4, fmt::format("int d = kite_signal(c, parent, {}, 0, -1, &own);", op.node));
-    line(s, 4, "if (d >= 0) kite_finish(c, d, 0);");
+    emit_node_in_parent(op, s, 4);
+  }
+
+  // The last chunk of a map, a reduction or a scan: the loop's node
+  // happens in the record that started it (`parent`).
+  void emit_node_in_parent(const cps::Op &op, std::ostream &s, int ind) {
+    line(s, ind, "own = 0;");
+    line(s, ind, fmt::format("int d = kite_signal(c, parent, {}, 0, -1, &own);", op.node));
+    line(s, ind, "if (d >= 0) kite_finish(c, d, 0);");
   }
 
   // x fold y, in C, with wrapping arithmetic.

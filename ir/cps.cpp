@@ -468,12 +468,6 @@ class Lowering {
         if (!node.reduction.empty()) {
           op.reduction = node.reduction;
           lower_chunks(node, op);
-          if (op.reduction.scan) {
-            op.totals_slot = next_slot_++;
-            op.phase_slot = next_slot_++;
-            p_.blocks[op.split_block].loop = op;
-            p_.blocks[p_.graphs[op.graphs[0]].end_block].loop = op;
-          }
           return op;
         }
         if (!op.parallel) {
@@ -508,36 +502,40 @@ class Lowering {
 
   // A map, or a reduction: split blocks spread its iterations over records.
   void lower_chunks(const ntg::Node &node, Op &op) {
-        op.parallel = true;
-        op.node = node.id;
-        op.counter_slot = next_slot_++;
-        op.lo_slot = next_slot_++;
-        op.hi_slot = next_slot_++;
-        if (op.kind == OpKind::Map && lower_direct_map(node, op)) return;
-        int body = lower_graph(*node.graphs[0]);
-        int split = new_block(body, BlockKind::Split);
-        p_.blocks[split].code = p_.num_codes++;
-        int next = new_block(body, BlockKind::Next);
-        p_.blocks[next].code = p_.num_codes++;
-        Graph &bg = p_.graphs[body];
-        bg.end = GraphEnd::Iteration;
-        bg.end_node = node.id;
-        bg.end_slot = op.counter_slot;
-        bg.end_block = next;
-        bg.lo_slot = op.lo_slot;
-        bg.hi_slot = op.hi_slot;
-        bg.index_var = node.stmt->index_var->id;
-        op.graphs = {body};
-        op.split_block = split;
-        // An iteration's record needs what its body reads from outside, and
-        // the collection; the rest of the parent's record is not copied.
-        op.copy_vars = iteration_copies(*node.stmt, node.graphs[0]->dep.x);
-        // A body that calls no task needs no counters of its own: a record
-        // can run a chunk of iterations one after another.
-        op.chunked = node.graphs[0]->dep.arrow == ntg::Arrow::Seq;
-        if (op.chunked && !op.reduction.scan) op.step_slot = next_slot_++;
-        p_.blocks[split].loop = op;
-        p_.blocks[next].loop = op;
+    op.parallel = true;
+    op.node = node.id;
+    op.counter_slot = next_slot_++;
+    op.lo_slot = next_slot_++;
+    op.hi_slot = next_slot_++;
+    if (op.kind == OpKind::Map && lower_direct_map(node, op)) return;
+    int body = lower_graph(*node.graphs[0]);
+    int split = new_block(body, BlockKind::Split);
+    p_.blocks[split].code = p_.num_codes++;
+    int next = new_block(body, BlockKind::Next);
+    p_.blocks[next].code = p_.num_codes++;
+    Graph &bg = p_.graphs[body];
+    bg.end = GraphEnd::Iteration;
+    bg.end_node = node.id;
+    bg.end_slot = op.counter_slot;
+    bg.end_block = next;
+    bg.lo_slot = op.lo_slot;
+    bg.hi_slot = op.hi_slot;
+    bg.index_var = node.stmt->index_var->id;
+    op.graphs = {body};
+    op.split_block = split;
+    // An iteration's record needs what its body reads from outside, and
+    // the collection; the rest of the parent's record is not copied.
+    op.copy_vars = iteration_copies(*node.stmt, node.graphs[0]->dep.x);
+    // A body that calls no task needs no counters of its own: a record
+    // can run a chunk of iterations one after another.
+    op.chunked = node.graphs[0]->dep.arrow == ntg::Arrow::Seq;
+    if (op.chunked && !op.reduction.scan) op.step_slot = next_slot_++;
+    if (op.reduction.scan) {
+      op.totals_slot = next_slot_++;
+      op.phase_slot = next_slot_++;
+    }
+    p_.blocks[split].loop = op;
+    p_.blocks[next].loop = op;
   }
 
   // The variables whose slots a map iteration's record copies from the
