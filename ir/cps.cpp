@@ -1,6 +1,7 @@
 #include "ir/cps.h"
 
 #include "frontend/check.h"
+#include "ir/kernels.h"
 
 #include <map>
 #include <ostream>
@@ -530,6 +531,7 @@ class Lowering {
     // can run a chunk of iterations one after another.
     op.chunked = node.graphs[0]->dep.arrow == ntg::Arrow::Seq;
     if (op.chunked && !op.reduction.scan) op.step_slot = next_slot_++;
+    op.kernel = op.chunked && !op.reduction.scan && !kernels::allocates_or_prints(*node.stmt);
     if (op.reduction.scan) {
       op.totals_slot = next_slot_++;
       op.phase_slot = next_slot_++;
@@ -656,6 +658,7 @@ void dump(const Program &p, std::ostream &out) {
             << (loop_block.kind == BlockKind::Split ? "splits iterations" : "next iteration")
             << " of n" << loop_block.loop.node
             << (loop_block.loop.chunked ? ", runs them in chunks" : "")
+            << (loop_block.loop.kernel ? " or as a kernel of its own" : "")
             << (loop_block.loop.reduction.empty()
                     ? ""
                 : loop_block.loop.reduction.scan

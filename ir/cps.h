@@ -52,6 +52,10 @@ struct Op {
   int step_slot = -1;
   std::vector<int> copy_vars;  // Map: variables an iteration's record needs from its parent's
   bool chunked = false;  // Map whose body calls no task: records run chunks of iterations
+  // Chunked Map or reduction (not a scan) whose body allocates and prints
+  // nothing: it may also run as a kernel of its own, kite_map_<split
+  // block's code> (ir/kernels.h).
+  bool kernel = false;
   bool direct = false;   // Map whose calls store their results straight into the element:
                          // records run chunks of iterations, spawning as they go
   // For: a reduction (ir/reductions.h), lowered as a chunked map whose

@@ -12,6 +12,10 @@
  *   6 __global long *stats      num_workers * KITE_STATS_WORDS longs
  *   7 __global int  *params     KITE_PARAM_COUNT ints, below
  *   8 __global long *heap       ctl64[KITE_CTL64_HEAP_SIZE] longs: the device heap
+ * A map kernel, kite_map_<code> (code: the map's split block), takes the
+ * same nine arguments and then `int first`: work-item (i, y) runs iteration
+ * i of the map whose entry is ctl64[KITE_CTL64_RESUMES + first + y], in
+ * work-groups of (a power of two up to KITE_MAP_GROUP, 1) work-items.
  * Every buffer starts zero-filled; the host writes params, main's arguments
  * (ctl64[KITE_CTL64_ARGS + i], as raw bits), ctl[KITE_CTL_PRINT_LIMIT], the
  * heap's size and bump pointer, and main's array arguments into the heap.
@@ -62,6 +66,9 @@
 #define KITE_CTL_STOP 10       /* 1: the host stops the run (kite-run --timeout): it
                                   may write it while a launch runs; workers leave
                                   at the next block boundary and drop their work */
+#define KITE_CTL_OFFLOADS 11   /* maps waiting in ctl64[KITE_CTL64_OFFLOADS] for their kernels */
+#define KITE_CTL_RESUMES 12    /* entries in ctl64[KITE_CTL64_RESUMES]: worker w queues
+                                  entries w, w + workers, ... when the launch starts */
 #define KITE_CTL_INTS 32
 
 /* ctl64[] (longs) */
@@ -73,6 +80,7 @@
 #define KITE_CTL64_HEAP_BUMP 5  /* next never-allocated long of the heap; the host
                                    starts it past main's array arguments */
 #define KITE_CTL64_TRACE_CLOCK 6 /* traces without a device clock: blocks run, all workers */
+#define KITE_CTL64_OFFLOAD_ITERS 7 /* the iterations of the maps in ctl64[KITE_CTL64_OFFLOADS] */
 #define KITE_CTL64_ARGS 8       /* main's arguments, raw bits, one long each */
 #define KITE_MAX_MAIN_ARGS 24
 /* Wide workers' free-record chunks: KITE_FREE_SHARDS lock-free stacks like
@@ -81,7 +89,16 @@
 #define KITE_CTL64_FREE_SHARDS 32
 #define KITE_FREE_SHARDS 32
 #define KITE_FREE_SHARD_STRIDE 16
-#define KITE_CTL64_LONGS (KITE_CTL64_FREE_SHARDS + KITE_FREE_SHARDS * KITE_FREE_SHARD_STRIDE)
+/* Maps run as kernels of their own (kitec's map kernels, below): up to
+ * KITE_OFFLOAD_CAP of them wait at a time, two longs each: the entry of the
+ * record that ends the map (KITE_ENTRY(split block, record)) and its
+ * iterations. After their kernels the host writes those entries, in the
+ * order it launched them, to the resume list. */
+#define KITE_OFFLOAD_CAP 1024
+#define KITE_MAP_GROUP 128 /* the most work-items of a map kernel's work-group */
+#define KITE_CTL64_OFFLOADS (KITE_CTL64_FREE_SHARDS + KITE_FREE_SHARDS * KITE_FREE_SHARD_STRIDE)
+#define KITE_CTL64_RESUMES (KITE_CTL64_OFFLOADS + 2 * KITE_OFFLOAD_CAP)
+#define KITE_CTL64_LONGS (KITE_CTL64_RESUMES + KITE_OFFLOAD_CAP)
 
 /* deque_ctl[]: per worker, padded to a 128-byte line. A deque holds the
  * entries [top, bottom) of its ring; both indices only grow (mod 2^32). */

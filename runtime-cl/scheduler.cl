@@ -131,6 +131,20 @@
 #define KITE_MAP_CALL_CHUNK 1
 #endif
 
+/* Maps as kernels of their own: kite-run sets KITE_OFFLOAD_MIN (--offload-min)
+ * to the fewest iterations of a map that it runs as its own kernel; 0:
+ * none. The workers leave for the host to launch the waiting maps' kernels
+ * as soon as they hold this many iterations in all, or when a worker has
+ * found no work in KITE_OFFLOAD_QUIET rounds (narrow workers: steal
+ * attempts) in a row during which no map was added: the other workers have
+ * likely made ready every map they are going to, so the host launches them
+ * all at once. */
+#ifndef KITE_OFFLOAD_MIN
+#define KITE_OFFLOAD_MIN 0
+#endif
+#define KITE_OFFLOAD_BATCH (1L << 20)
+#define KITE_OFFLOAD_QUIET 16
+
 /* Idle workers wait up to this many reads between steal attempts. On a CPU
  * that keeps the few cores' caches calm (fib(32) on 2 PoCL workers: 185 ->
  * 110 ms); on a GPU a read costs a microsecond and thousands of workers look
@@ -250,6 +264,10 @@ typedef struct {
   int trace_cap;
   long span_start, span_blocks, span_stolen;
   int lane;          /* this work-item's place in its worker */
+  /* Idle: the iterations of waiting maps when last looked, and the idle
+   * rounds since they changed (lane 0 of a wide worker). */
+  long offload_seen;
+  int offload_quiet;
 #if KITE_WIDE
   __local kite_worker *w;
 #endif
@@ -627,6 +645,83 @@ void kite_ready_at(kite_ctx *c, int rec, int code, int site) {
 
 void kite_ready(kite_ctx *c, int rec, int code) { kite_ready_at(c, rec, code, -1); }
 
+/* ---- Maps as kernels of their own ------------------------------------------
+ * A long map whose body calls no task, allocates nothing and prints nothing
+ * (ir/kernels.h) runs as kitec's kernel kite_map_<code>, one work-item per
+ * iteration, between two launches of kite_uber: on a GPU that fills every
+ * lane of every multiprocessor, which the workers' rounds cannot. Its
+ * record `rec` (code: its split block) holds what the iterations read; the
+ * map's counter in the task's record is 0 and the record covers no
+ * iterations, so when the host queues it again after the kernel (the
+ * resume list) it only ends the map. Returns 0 when the list is full: the
+ * map then runs on the workers. */
+int kite_offload(kite_ctx *c, int code, int rec, int n) {
+  int k = atomic_inc(&c->ctl[KITE_CTL_OFFLOADS]);
+  if (k >= KITE_OFFLOAD_CAP) {
+    atomic_dec(&c->ctl[KITE_CTL_OFFLOADS]); /* never below the cap: k was taken */
+    return 0;
+  }
+  c->ctl64[KITE_CTL64_OFFLOADS + 2 * k] = KITE_ENTRY(code, rec);
+  c->ctl64[KITE_CTL64_OFFLOADS + 2 * k + 1] = n;
+  if (atom_add(&c->ctl64[KITE_CTL64_OFFLOAD_ITERS], (long)n) + n >= KITE_OFFLOAD_BATCH)
+    atomic_xchg(&c->ctl[KITE_CTL_YIELD], 1);
+  return 1;
+}
+
+/* A worker that found no work: leave for the waiting maps when none has
+ * been added for KITE_OFFLOAD_QUIET of its idle rounds. */
+void kite_offload_idle(kite_ctx *c) {
+  if (c->ctl[KITE_CTL_OFFLOADS] == 0) {
+    c->offload_quiet = 0;
+    return;
+  }
+  long now = c->ctl64[KITE_CTL64_OFFLOAD_ITERS];
+  if (now != c->offload_seen) {
+    c->offload_seen = now;
+    c->offload_quiet = 0;
+  } else if (++c->offload_quiet >= KITE_OFFLOAD_QUIET) {
+    atomic_xchg(&c->ctl[KITE_CTL_YIELD], 1);
+  }
+}
+
+/* When a launch starts: the maps whose kernels ran since the last one end.
+ * Worker w queues resume entries w, w + workers, ... */
+void kite_take_resumes(kite_ctx *c) {
+  int n = c->ctl[KITE_CTL_RESUMES];
+  for (int i = c->worker; i < n; i += c->num_workers) kite_push(c, c->ctl64[KITE_CTL64_RESUMES + i], -1);
+}
+
+/* A map kernel's work-item: a context with no worker, no queue and no heap
+ * chunk, for the blocks' helpers (errors, lengths, element access). */
+void kite_map_ctx(kite_ctx *c, __global long *frames, __global int *ctl, __global long *ctl64,
+                  __global long *heap, __global int *params) {
+  c->frames = frames;
+  c->deques = 0;
+  c->deque_ctl = 0;
+  c->printbuf = 0;
+  c->ctl = ctl;
+  c->ctl64 = ctl64;
+  c->heap = heap;
+  c->heap_cur = c->heap_end = 0;
+#if KITE_WIDE
+  c->heap_free = 0;
+  c->w = 0;
+#else
+  for (int k = 0; k < KITE_HEAP_CLASSES; ++k) c->heap_free[k] = 0;
+#endif
+  c->worker = -1;
+  c->lane = 0;
+  c->num_workers = params[KITE_PARAM_NUM_WORKERS];
+  c->num_frames = params[KITE_PARAM_NUM_FRAMES];
+  c->deque_mask = params[KITE_PARAM_DEQUE_CAP] - 1;
+  c->print_cap = params[KITE_PARAM_PRINT_CAP];
+  c->next = KITE_NONE;
+  c->free_head = c->spare = -1;
+  c->free_count = 0;
+  c->trace = 0;
+  c->trace_cap = 0;
+}
+
 /* One event fewer on counter p; returns the count before. `own`: no other
  * lane can reach p's record now (its task's entry block has made nothing of
  * it runnable elsewhere yet), so a plain decrement does. */
@@ -860,6 +955,9 @@ void kite_run_narrow(kite_ctx *c, __global long *st) {
          * reading a line that nobody writes while work is going on. */
         for (int k = 0; k < backoff && !c->ctl[KITE_CTL_DONE]; ++k) {
         }
+#if KITE_OFFLOAD_MIN > 0
+        kite_offload_idle(c);
+#endif
         backoff = min(2 * backoff + 1, KITE_MAX_BACKOFF);
         continue;
       }
@@ -1164,6 +1262,9 @@ void kite_schedule(kite_ctx *c, __global long *st, int *busy) {
   if (n == 0) {
     w->idle += 1;
     w->stat[KITE_STAT_IDLE_ROUNDS] += 1;
+#if KITE_OFFLOAD_MIN > 0
+    kite_offload_idle(c);
+#endif
     if (c->trace && *busy) {
       kite_span_end(c, st);
       *busy = 0;
@@ -1216,6 +1317,7 @@ void kite_run_wide(kite_ctx *c, __global long *st, int simd_stats) {
       c->ctl[KITE_CTL_STARTED] = 1;
       kite_start_main(c);
     }
+    kite_take_resumes(c);
   }
   for (;;) {
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
@@ -1325,6 +1427,8 @@ __kernel void kite_uber(__global long *frames, __global long *deques, __global i
   c->free_count = 0;
   c->spare = -1;
   c->rng = 2463534242u ^ (uint)((c->worker * KITE_LANES + c->lane) * 7919 + 1);
+  c->offload_seen = 0;
+  c->offload_quiet = 0;
   c->n_tasks = c->n_conts = c->n_steal_tries = c->n_steals = c->n_chunk_ops = 0;
   c->trace_cap = params[KITE_PARAM_TRACE_CAP];
   long stride = KITE_STATS_WORDS + (long)KITE_TRACE_SPAN_WORDS * c->trace_cap;
@@ -1339,6 +1443,7 @@ __kernel void kite_uber(__global long *frames, __global long *deques, __global i
     c->ctl[KITE_CTL_STARTED] = 1;
     kite_start_main(c);
   }
+  kite_take_resumes(c);
   kite_run_narrow(c, st);
 #endif
 

@@ -16,6 +16,8 @@ kite_lanes = lit_config.params.get("kite_lanes", "")
 if kite_lanes:
     exec_suffix += "-lanes" + kite_lanes
     config.available_features.add("wide")
+if lit_config.params.get("kite_map_kernel_min", ""):
+    exec_suffix += "-mapk" + lit_config.params["kite_map_kernel_min"]
 config.test_exec_root = os.path.join(lit_config.params.get("kite_bin", "/tmp/kite-lit"), "..", "tests-out" + exec_suffix)
 
 # The OpenCL loader and drivers find their devices through these; the
@@ -44,12 +46,16 @@ config.substitutions.append(("%kite-interp", os.path.join(bin_dir, "kite-interp"
 kite_device = lit_config.params.get("kite_device", "cpu")
 run_device = kite_device if kite_device != "interp" else lit_config.params.get("kite_run_device", "cpu")
 lanes_flag = " --lanes " + kite_lanes if kite_lanes else ""
+# --param kite_map_kernel_min=N makes %run run maps of N or more iterations
+# as kernels of their own (kite-run --map-kernel-min; 1: every map that may).
+kite_map_kernel_min = lit_config.params.get("kite_map_kernel_min", "")
+run_flags = lanes_flag + (" --map-kernel-min " + kite_map_kernel_min if kite_map_kernel_min else "")
 config.substitutions.append(("%run-device", os.path.join(bin_dir, "kite-run") + " --device " + run_device + lanes_flag))
 if kite_device == "interp":
     config.substitutions.append(("%run", os.path.join(bin_dir, "kite-interp")))
     config.available_features.add("interp")
 else:
-    config.substitutions.append(("%run", os.path.join(bin_dir, "kite-run") + " --device " + kite_device + lanes_flag))
+    config.substitutions.append(("%run", os.path.join(bin_dir, "kite-run") + " --device " + kite_device + run_flags))
 if run_device != "cpu":
     config.available_features.add("gpu")
     config.available_features.add("wide")  # kite-run's default on a GPU

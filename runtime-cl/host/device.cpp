@@ -194,6 +194,7 @@ DeviceProgram build_program(const Device &device, const std::string &opencl,
   if (shape.max_registers > 0)
     p.options += fmt::format(" -cl-nv-maxrregcount={}", shape.max_registers);
   p.options += fmt::format(" -DKITE_FRAME_STRIDE={}", shape.record_words);
+  if (shape.map_kernels_min > 0) p.options += fmt::format(" -DKITE_OFFLOAD_MIN={}", shape.map_kernels_min);
   if (shape.lanes > 1) {
     p.options +=
         fmt::format(" -DKITE_LANES={} -DKITE_LOCAL_QUEUE={}", shape.lanes, shape.local_queue);
@@ -235,9 +236,13 @@ DeviceProgram build_program(const Device &device, const std::string &opencl,
     if (!binary.empty()) cache.store(p.cache_key, ".bin", binary);
     if (nvidia) {
       std::string log = build_log(p.program.get(), device.id);
+      // The program's map kernels have their own lines: kite_uber's follow
+      // its name.
       static const std::regex used("Used ([0-9]+) registers");
+      size_t at = log.find("'kite_uber'");
+      std::string rest = log.substr(at == std::string::npos ? 0 : at);
       std::smatch m;
-      if (std::regex_search(log, m, used)) cache.store(p.cache_key, ".registers", m[1].str());
+      if (std::regex_search(rest, m, used)) cache.store(p.cache_key, ".registers", m[1].str());
     }
   }
   if (auto text = cache.load(p.cache_key, ".registers")) {

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <chrono>
 
 namespace kite::host {
 namespace {
@@ -265,6 +266,72 @@ void DeviceRun::reset_print() {
                                 KITE_CTL_YIELD * sizeof(int32_t), sizeof zeros, zeros, 0, nullptr,
                                 nullptr),
            "cannot write the control block");
+}
+
+void DeviceRun::run_waiting_maps(int32_t waiting) {
+  cl_command_queue q = program_.queue.get();
+  auto write = [&](const Buffer &b, size_t offset, size_t bytes, const void *data) {
+    check_cl(clEnqueueWriteBuffer(q, b.get(), CL_TRUE, offset, bytes, data, 0, nullptr, nullptr),
+             "cannot write the control block");
+  };
+  const size_t count = static_cast<size_t>(std::clamp<int32_t>(waiting, 0, KITE_OFFLOAD_CAP));
+  if (count == 0) {
+    if (resumes_ != 0) {  // the last launch queued them: not again
+      resumes_ = 0;
+      write(ctl_, KITE_CTL_RESUMES * sizeof(int32_t), sizeof resumes_, &resumes_);
+    }
+    return;
+  }
+  const auto start = std::chrono::steady_clock::now();
+  // (entry, iterations) pairs; the entry's high half is the map's code.
+  std::vector<std::array<int64_t, 2>> maps(count);
+  read(ctl64_, KITE_CTL64_OFFLOADS * sizeof(int64_t), count * sizeof maps[0], maps.data(),
+       "the waiting maps");
+  std::stable_sort(maps.begin(), maps.end(),
+                   [](const auto &a, const auto &b) { return (a[0] >> 32) < (b[0] >> 32); });
+  std::vector<int64_t> resumes(count);
+  for (size_t i = 0; i < count; ++i) resumes[i] = maps[i][0];
+  write(ctl64_, KITE_CTL64_RESUMES * sizeof(int64_t), count * sizeof(int64_t), resumes.data());
+  for (size_t first = 0; first < count;) {
+    const int64_t code = maps[first][0] >> 32;
+    size_t end = first;
+    int64_t longest = 0;
+    for (; end < count && maps[end][0] >> 32 == code; ++end) longest = std::max(longest, maps[end][1]);
+    auto [it, added] = map_kernels_.try_emplace(code);
+    if (added) {
+      cl_int err = CL_SUCCESS;
+      std::string name = fmt::format("kite_map_{}", code);
+      it->second = Kernel(clCreateKernel(program_.program.get(), name.c_str(), &err));
+      check_cl(err, fmt::format("internal: cannot create the kernel {}", name));
+      bind(it->second.get(),
+           {&frames_, &deques_, &deque_ctl_, &printbuf_, &ctl_, &ctl64_, &stats_, &params_, &heap_});
+    }
+    cl_kernel kernel = it->second.get();
+    const cl_int first_arg = static_cast<cl_int>(first);
+    check_cl(clSetKernelArg(kernel, 9, sizeof first_arg, &first_arg),
+             "cannot set the argument of a map kernel");
+    size_t group = KITE_MAP_GROUP;
+    size_t most = 0;
+    if (clGetKernelWorkGroupInfo(kernel, device_.id, CL_KERNEL_WORK_GROUP_SIZE, sizeof most, &most,
+                                 nullptr) == CL_SUCCESS)
+      while (group > 1 && group > most) group /= 2;
+    const size_t global[2] = {(static_cast<size_t>(longest) + group - 1) / group * group,
+                              end - first};
+    const size_t local[2] = {group, 1};
+    check_cl(clEnqueueNDRangeKernel(q, kernel, 2, nullptr, global, local, 0, nullptr, nullptr),
+             "cannot launch a map kernel");
+    map_launches_ += 1;
+    first = end;
+  }
+  check_cl(clFinish(q), "a map kernel failed");
+  maps_run_ += static_cast<int64_t>(count);
+  const int32_t ctl_words[2] = {0, static_cast<int32_t>(count)};  // OFFLOADS, RESUMES
+  static_assert(KITE_CTL_RESUMES == KITE_CTL_OFFLOADS + 1, "written as one pair");
+  write(ctl_, KITE_CTL_OFFLOADS * sizeof(int32_t), sizeof ctl_words, ctl_words);
+  resumes_ = static_cast<int32_t>(count);
+  const int64_t zero = 0;
+  write(ctl64_, KITE_CTL64_OFFLOAD_ITERS * sizeof(int64_t), sizeof zero, &zero);
+  map_ms_ += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
 // --- the residency probe ---

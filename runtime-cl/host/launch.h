@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -63,6 +64,13 @@ class DeviceRun {
   std::vector<unsigned char> read_heap(size_t offset, size_t bytes);
   // Before a relaunch: ctl[PRINT_HEAD] = ctl[YIELD] = 0.
   void reset_print();
+  // Before a relaunch: runs the kernels of the `waiting` maps that the
+  // workers left for (ctl[KITE_CTL_OFFLOADS]), one launch per map kernel,
+  // and lists their records for the next launch to queue (kite_abi.h).
+  void run_waiting_maps(int32_t waiting);
+  int64_t maps_run() const { return maps_run_; }        // loops run as kernels so far
+  int64_t map_launches() const { return map_launches_; }  // launches of their kernels
+  double map_ms() const { return map_ms_; }  // time in run_waiting_maps, transfers included
   // Sets ctl[KITE_CTL_STOP], which makes the workers of a launch leave at
   // their next check; callable from another thread while launch() waits. On
   // a CPU device ctl lives in host memory that the device uses in place; on
@@ -89,6 +97,10 @@ class DeviceRun {
   volatile int32_t *host_ctl_ = nullptr;  // ctl_'s memory when the device uses it in place
   Queue stop_queue_;                      // else request_stop writes through this queue
   std::vector<Span> spans_;
+  std::map<int64_t, Kernel> map_kernels_;  // kite_map_<code>, made when first run
+  int32_t resumes_ = 0;                    // ctl[KITE_CTL_RESUMES] as last written
+  int64_t maps_run_ = 0, map_launches_ = 0;
+  double map_ms_ = 0;
 };
 
 // How many work-groups of kite_uber are resident at once on the

@@ -77,6 +77,12 @@ constexpr uint32_t kDefaultDequeCapGpu = 8192;
 // it shares the GPU's on-chip memory with the L1 cache, which holds the
 // lanes' private state.
 constexpr uint32_t kLocalQueuePerLane = 64;
+// On a GPU a map of at least this many iterations whose body calls no task
+// runs as a kernel of its own (kite-run --map-kernel-min): the workers
+// leave, the host launches the kernel, and the workers come back, which
+// costs tens of microseconds; a map this long keeps the GPU busy longer.
+// A CPU gains nothing: its workers already use every core.
+constexpr uint32_t kMapKernelsMin = 4096;
 constexpr uint64_t kDefaultPrintBytes = 8ull << 20;  // 1 Mi longs, or more for many workers
 // Half the print buffer is headroom for the prints in flight when one passes
 // the limit: at least this many longs per work-item (a print of 31 items).
@@ -104,6 +110,7 @@ struct Options {
   std::optional<uint64_t> lanes;
   std::optional<uint64_t> local_queue;
   std::optional<uint64_t> max_registers;
+  std::optional<uint64_t> offload_min;
   std::optional<uint64_t> record_align;
   std::optional<std::string> print_bytes;
   std::optional<std::string> heap;  // --heap as written: 512M
@@ -122,6 +129,8 @@ struct Report {
   int probe_launches = 0;  // 0: no probe, or its result came from the cache
   double run_ms = 0;
   int launches = 0;
+  int64_t maps_run = 0, map_launches = 0;  // maps and reductions run as kernels of their own
+  double map_ms = 0;                        // the host's time for them, launches included
   RunShape shape;
   std::string workers_from;  // how the grid size was chosen
   WorkerShape worker;
@@ -139,7 +148,8 @@ const std::set<std::string> kFlags = {"-t",         "--time",  "--stats", "--lis
                                       "--version"};
 const std::set<std::string> kValued = {
     "--device",       "--records", "--deque", "--workers", "--lanes",         "--local-queue",
-    "--print-buffer", "--heap",    "--trace", "--timeout", "--max-registers", "--record-align"};
+    "--print-buffer", "--heap",    "--trace", "--timeout", "--max-registers", "--record-align",
+    "--map-kernel-min"};
 
 bool is_option(const std::string &token) {
   if (kFlags.count(token) || kValued.count(token)) return true;
@@ -217,6 +227,11 @@ std::optional<int> parse_command_line(int argc, char **argv, Options &o) {
                  "Registers per work-item the device compiler may use, a multiple of 4 from 16 "
                  "to 255 (NVIDIA only; fewer registers let more workers be resident, and what "
                  "does not fit spills to memory; default: the compiler's choice)");
+  app.add_option("--map-kernel-min", o.offload_min,
+                 "Run a map of at least this many iterations whose body calls no task, allocates "
+                 "nothing and prints nothing as an OpenCL kernel of its own, one work-item per "
+                 "iteration, while its task waits; 0: never (default: 4096 on a GPU, 0 on a CPU)")
+      ->type_name("N");
   app.add_option("--print-buffer", o.print_bytes,
                  "Bytes of device print buffer, with an optional K, M or G suffix (default: "
                  "8 MiB, or 1 KiB per work-item if more)")
@@ -402,6 +417,10 @@ WorkerShape choose_worker_shape(const Options &o, const Device &device, uint32_t
       throw RunError("--max-registers works on NVIDIA's OpenCL only");
     w.max_registers = static_cast<uint32_t>(*o.max_registers);
   }
+  if (o.offload_min && *o.offload_min > uint64_t(INT32_MAX))
+    throw RunError(fmt::format("--map-kernel-min must be at most {}, not {}", INT32_MAX, *o.offload_min));
+  w.map_kernels_min =
+      static_cast<uint32_t>(o.offload_min.value_or(device.is_cpu() ? 0 : kMapKernelsMin));
   if (w.lanes == 1) {
     if (o.local_queue) throw RunError("--local-queue needs wide workers (--lanes 2 or more)");
     return w;
@@ -543,6 +562,12 @@ void print_stats(const Report &r) {
              double(heap_used) * 8 / (1 << 20), double(s.heap_longs) * 8 / (1 << 20),
              100.0 * double(heap_used) / double(s.heap_longs));
   fmt::print(stderr, "kite-run: stats: kernel launches       {}\n", r.launches);
+  if (r.worker.map_kernels_min > 0) {
+    fmt::print(stderr,
+               "kite-run: stats: loops run as kernels  {} of at least {} iterations, in {} "
+               "launches of their kernels taking {:.2f} ms\n",
+               r.maps_run, r.worker.map_kernels_min, r.map_launches, r.map_ms);
+  }
   // The kernel's size limits how many workers are resident at once.
   std::string regs = r.kernel.registers ? fmt::format("{} registers, ", r.kernel.registers) : "";
   fmt::print(stderr,
@@ -762,10 +787,14 @@ int run(const Options &o) {
     if (!ctl[KITE_CTL_YIELD]) {
       throw RunError("internal: kite_uber returned without finishing or yielding");
     }
+    device_run.run_waiting_maps(ctl[KITE_CTL_OFFLOADS]);
     device_run.reset_print();
   }
   if (watchdog) watchdog->finish();
   report.run_ms = ms_since(run_start);
+  report.maps_run = device_run.maps_run();
+  report.map_launches = device_run.map_launches();
+  report.map_ms = device_run.map_ms();
   const Ctl64 &ctl64 = report.ctl64 = device_run.read_ctl64();
   report.stats = device_run.read_stats();
   if (o.stats) print_stats(report);
