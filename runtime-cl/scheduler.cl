@@ -142,6 +142,7 @@
 #ifndef KITE_OFFLOAD_MIN
 #define KITE_OFFLOAD_MIN 0
 #endif
+/* (About four times the work-items an H200 holds at once.) */
 #define KITE_OFFLOAD_BATCH (1L << 20)
 #define KITE_OFFLOAD_QUIET 16
 

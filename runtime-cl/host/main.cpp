@@ -77,12 +77,15 @@ constexpr uint32_t kDefaultDequeCapGpu = 8192;
 // it shares the GPU's on-chip memory with the L1 cache, which holds the
 // lanes' private state.
 constexpr uint32_t kLocalQueuePerLane = 64;
-// On a GPU a map of at least this many iterations whose body calls no task
-// runs as a kernel of its own (kite-run --map-kernel-min): the workers
-// leave, the host launches the kernel, and the workers come back, which
-// costs tens of microseconds; a map this long keeps the GPU busy longer.
-// A CPU gains nothing: its workers already use every core.
-constexpr uint32_t kMapKernelsMin = 4096;
+// On a GPU a map (or reduction) of at least this many iterations whose body
+// calls no task runs as a kernel of its own (kite-run --map-kernel-min):
+// the workers leave, the host launches the kernel, and the workers come
+// back. On an H200 (bench/kite, medians of 2): the matrix product 2048
+// took 727 ms with 4096 (its rows' maps of 2048 stay on the workers), 15.5
+// with 2048, 15.4 with 1024, 16.3 with 256; BFS 4*10^6 26 ms with 4096,
+// 23.6 with 1024; merge sort and cilksort did not change. On a CPU the
+// workers already use every core: 0, off.
+constexpr uint32_t kMapKernelsMin = 1024;
 constexpr uint64_t kDefaultPrintBytes = 8ull << 20;  // 1 Mi longs, or more for many workers
 // Half the print buffer is headroom for the prints in flight when one passes
 // the limit: at least this many longs per work-item (a print of 31 items).
@@ -230,7 +233,7 @@ std::optional<int> parse_command_line(int argc, char **argv, Options &o) {
   app.add_option("--map-kernel-min", o.offload_min,
                  "Run a map of at least this many iterations whose body calls no task, allocates "
                  "nothing and prints nothing as an OpenCL kernel of its own, one work-item per "
-                 "iteration, while its task waits; 0: never (default: 4096 on a GPU, 0 on a CPU)")
+                 "iteration, while its task waits; 0: never (default: 1024 on a GPU, 0 on a CPU)")
       ->type_name("N");
   app.add_option("--print-buffer", o.print_bytes,
                  "Bytes of device print buffer, with an optional K, M or G suffix (default: "
