@@ -38,8 +38,18 @@ std::string c_type(const Type *t) {
     case TypeKind::Bool: return "int";
     case TypeKind::Float: return "float";
     case TypeKind::Double: return "double";
-    default: return "long";  // long, ranges and heap references
+    case TypeKind::Long:
+    case TypeKind::Range:  // both ends in one long
+    case TypeKind::Unit:
+    case TypeKind::String:
+    case TypeKind::Future:
+    case TypeKind::Task:
+    case TypeKind::Array:
+    case TypeKind::Tuple:
+    case TypeKind::Struct:
+    case TypeKind::Union: return "long";  // heap references, task ids
   }
+  return "long";
 }
 
 // The typed slot accessor (runtime-cl/scheduler.cl) for values of type t.
@@ -49,8 +59,18 @@ const char *slot_macro(const Type *t) {
     case TypeKind::Bool: return "KITE_I";
     case TypeKind::Float: return "KITE_F";
     case TypeKind::Double: return "KITE_D";
-    default: return "KITE_L";
+    case TypeKind::Long:
+    case TypeKind::Range:
+    case TypeKind::Unit:
+    case TypeKind::String:
+    case TypeKind::Future:
+    case TypeKind::Task:
+    case TypeKind::Array:
+    case TypeKind::Tuple:
+    case TypeKind::Struct:
+    case TypeKind::Union: return "KITE_L";
   }
+  return "KITE_L";
 }
 
 // A value as the raw bits of a long (results, arguments), and back.
@@ -60,8 +80,18 @@ std::string to_bits(const Type *t, const std::string &v) {
     case TypeKind::Double: return "as_long(" + v + ")";
     case TypeKind::Int:
     case TypeKind::Bool: return "(long)(" + v + ")";
-    default: return "(" + v + ")";
+    case TypeKind::Long:
+    case TypeKind::Range:
+    case TypeKind::Unit:
+    case TypeKind::String:
+    case TypeKind::Future:
+    case TypeKind::Task:
+    case TypeKind::Array:
+    case TypeKind::Tuple:
+    case TypeKind::Struct:
+    case TypeKind::Union: return "(" + v + ")";
   }
+  return "(" + v + ")";
 }
 std::string from_bits(const Type *t, const std::string &bits) {
   switch (t->kind) {
@@ -69,8 +99,18 @@ std::string from_bits(const Type *t, const std::string &bits) {
     case TypeKind::Double: return "as_double(" + bits + ")";
     case TypeKind::Int:
     case TypeKind::Bool: return "(int)(" + bits + ")";
-    default: return "(" + bits + ")";
+    case TypeKind::Long:
+    case TypeKind::Range:
+    case TypeKind::Unit:
+    case TypeKind::String:
+    case TypeKind::Future:
+    case TypeKind::Task:
+    case TypeKind::Array:
+    case TypeKind::Tuple:
+    case TypeKind::Struct:
+    case TypeKind::Union: return "(" + bits + ")";
   }
+  return "(" + bits + ")";
 }
 
 int print_tag(const Type *t) {
@@ -81,8 +121,16 @@ int print_tag(const Type *t) {
     case TypeKind::Double: return 4;
     case TypeKind::Bool: return 5;
     case TypeKind::Range: return 9;
-    default: return 6;
+    case TypeKind::Unit:
+    case TypeKind::String:
+    case TypeKind::Future:
+    case TypeKind::Task:
+    case TypeKind::Array:
+    case TypeKind::Tuple:
+    case TypeKind::Struct:
+    case TypeKind::Union: return 6;  // KITE_PRINT_STRING; arrays and tuples print by their parts (emit_print)
   }
+  return 6;
 }
 
 class Emitter {
@@ -204,8 +252,11 @@ class Emitter {
         return make_record(members, -1, e.loc);
       }
       case ExprKind::Construct: return construct(e, t);
-      default: internal_error("expression kind reached the backend unchecked");
+      case ExprKind::StringLit:  // print's arguments: emit_print
+      case ExprKind::Future:     // ANF made futures calls of their own
+        break;
     }
+    internal_error("expression kind reached the backend unchecked");
   }
 
   // A heap record of 8-byte slots (struct, tuple; a union when tag >= 0:
@@ -463,8 +514,16 @@ class Emitter {
         }
         line(s, ind, "(void)(" + expr(*st.expr) + ");");
         return;
-      default: internal_error("statement kind reached the backend unchecked");
+      case StmtKind::Then:
+      case StmtKind::Block:
+      case StmtKind::If:
+      case StmtKind::Case:
+      case StmtKind::For:
+      case StmtKind::Map:
+      case StmtKind::While:  // ops of their own (emit_ops)
+        break;
     }
+    internal_error("statement kind reached the backend unchecked");
   }
 
   // A call of a task value goes through a dispatcher per task type: it
@@ -857,7 +916,6 @@ class Emitter {
 
   void emit_map(const cps::Op &op, std::ostream &s, int ind) {
     const Stmt &st = *op.stmt;
-    const cps::Task &t = p_.tasks[task_];
     line(s, ind, slot(st.coll_var.get()) + " = " + expr(*st.expr) + ";");
     line(s, ind, fmt::format("{{ int n = {};", loop_length(st)));
     line(s, ind + 2, "if (n == 0) {");
@@ -995,7 +1053,6 @@ class Emitter {
 
   void emit_split(const cps::Block &b, std::ostream &s) {
     const cps::Op &op = b.loop;
-    const cps::Task &t = p_.tasks[task_];
     line(s, 4, "c->n_conts += 1;");
     line(s, 4, fmt::format("int lo = KITE_I(f, {}), hi = KITE_I(f, {});", op.lo_slot, op.hi_slot));
     // What a record splits down to: a chunk per lane of a worker for a

@@ -409,8 +409,21 @@ class Checker {
       case ExprKind::Name: return e.text;
       case ExprKind::Field: return ntg_text(*e.children[0]) + "." + e.text;
       case ExprKind::Index: return ntg_text(*e.children[0]) + "[...]";
-      default: return "...";
+      case ExprKind::IntLit:
+      case ExprKind::FloatLit:
+      case ExprKind::BoolLit:
+      case ExprKind::StringLit:
+      case ExprKind::Call:
+      case ExprKind::Unary:
+      case ExprKind::Binary:
+      case ExprKind::Tuple:
+      case ExprKind::Construct:
+      case ExprKind::New:
+      case ExprKind::Range:
+      case ExprKind::AnonTask:
+      case ExprKind::Future: return "...";
     }
+    return "...";
   }
 
   bool check_case(Stmt &s) {
@@ -607,7 +620,18 @@ class Checker {
         if (l.type == r.type) e.type = l.type;
         return;
       }
-      default: return;
+      case ExprKind::BoolLit:
+      case ExprKind::StringLit:
+      case ExprKind::Name:
+      case ExprKind::Call:
+      case ExprKind::Field:
+      case ExprKind::Index:
+      case ExprKind::Tuple:
+      case ExprKind::Construct:
+      case ExprKind::New:
+      case ExprKind::Range:
+      case ExprKind::AnonTask:
+      case ExprKind::Future: return;  // not literals
     }
   }
 
@@ -641,10 +665,30 @@ class Checker {
           case BinaryOp::BitOr:
             return e.children[0] && e.children[1] && is_literal(*e.children[0]) &&
                    is_literal(*e.children[1]);
-          default: return false;
+          case BinaryOp::Lt:
+          case BinaryOp::Le:
+          case BinaryOp::Gt:
+          case BinaryOp::Ge:
+          case BinaryOp::Eq:
+          case BinaryOp::Ne:
+          case BinaryOp::And:
+          case BinaryOp::Or: return false;
         }
-      default: return false;
+        return false;
+      case ExprKind::BoolLit:
+      case ExprKind::StringLit:
+      case ExprKind::Name:
+      case ExprKind::Call:
+      case ExprKind::Field:
+      case ExprKind::Index:
+      case ExprKind::Tuple:
+      case ExprKind::Construct:
+      case ExprKind::New:
+      case ExprKind::Range:
+      case ExprKind::AnonTask:
+      case ExprKind::Future: return false;
     }
+    return false;
   }
 
   // Unsuffixed integer literals are ints unless the context made them longs
@@ -1236,8 +1280,18 @@ class Checker {
       case BinaryOp::BitOr:
       case BinaryOp::BitXor:
         return (a->is_integer() || a->kind == TypeKind::Bool) ? a : bad();
-      default: return bad();
+      case BinaryOp::Shl:
+      case BinaryOp::Shr:
+      case BinaryOp::Lt:
+      case BinaryOp::Le:
+      case BinaryOp::Gt:
+      case BinaryOp::Ge:
+      case BinaryOp::Eq:
+      case BinaryOp::Ne:
+      case BinaryOp::And:
+      case BinaryOp::Or: return bad();  // answered above
     }
+    return bad();
   }
 
   Program &program_;

@@ -91,7 +91,9 @@ class Shadows {
         list(s.body);
         scopes_.pop_back();
         return;
-      default: return;
+      case StmtKind::ExprStmt:
+      case StmtKind::Assign:
+      case StmtKind::Return: return;
     }
   }
 

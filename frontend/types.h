@@ -34,9 +34,9 @@ enum class TypeKind {
 
 struct Type {
   TypeKind kind;
-  Type *elem = nullptr;        // Future, Array: element; Task: result
-  std::vector<Type *> params;  // Task: parameters; Tuple: members
-  std::string name;            // Struct, Union
+  Type *elem = nullptr;          // Future, Array: element; Task: result
+  std::vector<Type *> params{};  // Task: parameters; Tuple: members
+  std::string name{};            // Struct, Union
 
   bool is_integer() const { return kind == TypeKind::Int || kind == TypeKind::Long; }
   bool is_floating() const { return kind == TypeKind::Float || kind == TypeKind::Double; }

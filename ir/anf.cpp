@@ -19,7 +19,10 @@ std::vector<StmtList *> nested_lists(Stmt &s) {
     case StmtKind::Case:
       for (auto &b : s.branches) out.push_back(&b.body);
       break;
-    default: break;
+    case StmtKind::ExprStmt:
+    case StmtKind::Decl:
+    case StmtKind::Assign:
+    case StmtKind::Return: break;
   }
   return out;
 }
@@ -53,8 +56,15 @@ bool stmt_always_returns(const Stmt &s) {
         if (!always_returns(b.body)) return false;
       return !s.branches.empty();
     }
-    default: return false;
+    case StmtKind::ExprStmt:
+    case StmtKind::Decl:
+    case StmtKind::Assign:
+    case StmtKind::Block:  // flattened before this runs
+    case StmtKind::For:
+    case StmtKind::Map:
+    case StmtKind::While: return false;
   }
+  return false;
 }
 
 bool always_returns(const StmtList &list) {
@@ -421,7 +431,7 @@ class Anf {
         rewrite_list(s->body);
         break;
       }
-      default: break;  // the checker rejected the rest
+      case StmtKind::Block: break;  // flattened before this runs
     }
     out.push_back(std::move(s));
   }

@@ -566,17 +566,6 @@ class Lowering {
   int next_slot_ = 0;
 };
 
-const char *op_name(OpKind k) {
-  switch (k) {
-    case OpKind::If: return "if";
-    case OpKind::Case: return "case";
-    case OpKind::Then: return "then";
-    case OpKind::For: return "for";
-    case OpKind::Map: return "map";
-    default: return "";
-  }
-}
-
 void dump_ops(const std::vector<Op> &ops, int indent, std::ostream &out) {
   std::string pad(indent, ' ');
   for (const Op &op : ops) {
@@ -589,7 +578,11 @@ void dump_ops(const std::vector<Op> &ops, int indent, std::ostream &out) {
         }
         out << pad << "spawn " << ntg::to_kite(*op.stmt) << "  => signals n" << op.node << "\n";
         break;
-      default:
+      case OpKind::If:
+      case OpKind::Case:
+      case OpKind::Then:
+      case OpKind::For:
+      case OpKind::Map:
         if (op.parallel) {
           out << pad << ntg::to_kite(*op.stmt)
               << (op.reduction.empty() ? ""

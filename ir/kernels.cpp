@@ -21,7 +21,16 @@ bool in_expr(const Expr &e) {
     case ExprKind::Call:
       if (e.children[0]->builtin == int(Builtin::print_)) return true;
       break;
-    default: break;
+    case ExprKind::IntLit:
+    case ExprKind::FloatLit:
+    case ExprKind::BoolLit:
+    case ExprKind::StringLit:  // only in a print, which allocates nothing
+    case ExprKind::Name:       // constants are scalars
+    case ExprKind::Unary:
+    case ExprKind::Binary:
+    case ExprKind::Field:
+    case ExprKind::Index:
+    case ExprKind::Range: break;
   }
   for (auto &c : e.children)
     if (c && in_expr(*c)) return true;

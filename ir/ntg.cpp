@@ -143,8 +143,9 @@ std::string to_kite(const Stmt &s) {
       return std::string(s.kind == StmtKind::For ? "for" : "map") + " (" + s.elem_var->name + " = " +
              to_kite(*s.expr) + index + ")";
     }
-    default: return "<statement>";
+    case StmtKind::Block: return "{ ... }";
   }
+  return "<statement>";
 }
 
 // --- Building graphs -------------------------------------------------------
@@ -388,7 +389,7 @@ class Builder {
         d = d + n->graphs[0]->dep;
         break;
       }
-      default: break;
+      case StmtKind::Block: break;  // ANF flattened blocks
     }
     // A statement's atomics (in its expression, its condition, its
     // collection or its target) determine what they write, as (3) does.
@@ -557,8 +558,9 @@ std::vector<std::string> graph_labels(const Node &n) {
         out.push_back(b.field.empty() ? "default" : b.field + " " + b.binder);
       return out;
     }
-    default: return {};
+    case NodeKind::Stmt: return {};
   }
+  return {};
 }
 
 void dump_graph(const TaskGraph &tg, const Graph &g, int indent, std::ostream &out) {
@@ -592,8 +594,9 @@ const char *kind_name(NodeKind k) {
     case NodeKind::Then: return "then";
     case NodeKind::For: return "for";
     case NodeKind::Map: return "map";
-    default: return "stmt";
+    case NodeKind::Stmt: return "stmt";
   }
+  return "stmt";
 }
 
 std::string dot_escape(const std::string &s) {

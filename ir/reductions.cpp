@@ -197,8 +197,20 @@ class Finder {
       case BinaryOp::BitAnd: *out = Fold::And; return true;
       case BinaryOp::BitOr: *out = Fold::Or; return true;
       case BinaryOp::BitXor: *out = Fold::Xor; return true;
-      default: return false;
+      case BinaryOp::Div:
+      case BinaryOp::Mod:
+      case BinaryOp::Shl:
+      case BinaryOp::Shr:
+      case BinaryOp::Lt:
+      case BinaryOp::Le:
+      case BinaryOp::Gt:
+      case BinaryOp::Ge:
+      case BinaryOp::Eq:
+      case BinaryOp::Ne:
+      case BinaryOp::And:
+      case BinaryOp::Or: return false;
     }
+    return false;
   }
 
   static bool is_var(const Expr &e, const VarDecl *v) {
@@ -226,7 +238,16 @@ class Finder {
         if (e.var) reads.insert(e.var);
         if (e.var && e.var == loop_->elem_var.get() && elem_written_) return false;
         break;
-      default: break;
+      case ExprKind::IntLit:
+      case ExprKind::FloatLit:
+      case ExprKind::BoolLit:
+      case ExprKind::StringLit:
+      case ExprKind::Unary:
+      case ExprKind::Binary:
+      case ExprKind::Field:
+      case ExprKind::Index:
+      case ExprKind::Tuple:
+      case ExprKind::Range: break;
     }
     for (auto &c : e.children)
       if (c && !pure(*c, reads)) return false;
