@@ -55,6 +55,12 @@ int main(int argc, char **argv) {
                  "write the compiled program here (default: the source's name without .kite, "
                  "in the current directory)");
   app.add_flag("--dump-ast", o.dump_ast, "print the parsed syntax tree and stop");
+  app.add_flag("--dump-checked", o.dump_checked,
+               "print the syntax tree after type checking (with the prelude's tasks it uses) and stop");
+  app.add_flag("--dump-closures", o.dump_closures,
+               "print the syntax tree after closure conversion (anonymous tasks lifted) and stop");
+  app.add_flag("--dump-anf", o.dump_anf,
+               "print the syntax tree in ANF (one task call per statement) and stop");
   app.add_option("--dump-ntg", ntg, "print the nested task graphs (text or dot) and stop")
       ->expected(0, 1)
       ->default_str("text")
@@ -91,7 +97,8 @@ int main(int argc, char **argv) {
   if (app.count("--dump-ntg")) o.dump_ntg = ntg.empty() ? "text" : ntg;
   o.bounds_checks = !no_bounds;
   o.optimize = !no_opt;
-  bool prints = o.dump_ast || !o.dump_ntg.empty() || o.dump_cps || o.emit_cl;
+  bool prints = o.dump_ast || o.dump_checked || o.dump_closures || o.dump_anf ||
+                !o.dump_ntg.empty() || o.dump_cps || o.emit_cl;
   if (o.output.empty() && !prints) {
     o.output = kite::default_output(o.input);
     if (o.output.empty()) {

@@ -44,12 +44,22 @@ int compile(const SourceFile &file, const CompileOptions &o, std::ostream &diagn
     diags.hold_warnings();
     lint(*program, diags);
     std::set<const ast::VarDecl *> written = written_through(*program);
+    // --dump-checked, --dump-closures, --dump-anf: the AST as the stage left it.
+    auto dump_ast = [&] {
+      diags.release_warnings();
+      diags.check_no_errors();
+      ast::dump(*program, std::cout);
+      return 0;
+    };
+    if (o.dump_checked) return dump_ast();
 
     // Anonymous tasks get their captures and closures (ir/closures.h, §4.2).
     convert_closures(*program, types);
+    if (o.dump_closures) return dump_ast();
 
     // Typed AST -> ANF: one task call per statement (ir/anf.h, §3.3.1).
     to_anf(*program, types, diags);
+    if (o.dump_anf) return dump_ast();
 
     // ANF -> nested task graphs with dependencies (ir/ntg.h, §3.3.2-3.3.3),
     // flattened `if`s and tail calls marked (§3.3.4) unless -O0.
@@ -93,7 +103,8 @@ int compile(const CompileOptions &o) {
   int status = compile(file, o, std::cerr, artifact);
   if (status != 0) return status;
 
-  bool dumped = o.dump_ast || !o.dump_ntg.empty() || o.dump_cps;
+  bool dumped = o.dump_ast || o.dump_checked || o.dump_closures || o.dump_anf ||
+                !o.dump_ntg.empty() || o.dump_cps;
   if (!o.output.empty() && !dumped) {
     {
       std::ofstream out(o.output, std::ios::binary | std::ios::trunc);

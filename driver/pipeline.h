@@ -14,6 +14,9 @@ struct CompileOptions {
   std::string input;
   std::string output;         // the artifact; empty: none
   bool dump_ast = false;      // the parsed AST
+  bool dump_checked = false;  // the AST after type checking (prelude tasks joined)
+  bool dump_closures = false; // the AST after closure conversion
+  bool dump_anf = false;      // the AST after ANF rewriting
   std::string dump_ntg;       // "", "text" or "dot": nested task graphs after ANF
   bool dump_cps = false;      // blocks, join counters and signals
   bool emit_cl = false;       // the generated OpenCL C

@@ -91,10 +91,29 @@ std::string params_text(const std::vector<Param> &params) {
   return out + ")";
 }
 
-// `name(a: int): int`, the header shared by named and anonymous tasks.
+// `name(a: int): int`, the header shared by named and anonymous tasks: as
+// written, or once checked, with the checked types (a task made by a pass
+// has those only) and, for an anonymous task, what it captures.
 std::string task_header(const TaskDecl &task) {
-  std::string out = task.name + params_text(task.params);
-  if (task.result) out += ": " + to_string(*task.result);
+  if (task.param_vars.empty() && !task.result_type) {
+    std::string out = task.name + params_text(task.params);
+    if (task.result) out += ": " + to_string(*task.result);
+    return out;
+  }
+  std::string out = task.name + "(";
+  for (size_t i = 0; i < task.param_vars.size(); ++i)
+    out += fmt::format("{}{}: {}", i ? ", " : "", task.param_vars[i]->name,
+                       to_string(task.param_vars[i]->type));
+  out += ")";
+  if (task.result_type && task.result_type->kind != TypeKind::Unit)
+    out += ": " + to_string(task.result_type);
+  if (task.is_anonymous) {
+    out += "  [anonymous; captures";
+    for (const VarDecl *v : task.captures) out += " " + v->name;
+    if (task.captures.empty()) out += " nothing";
+    if (task.env) out += "; closure in " + task.env->name;
+    out += "]";
+  }
   return out;
 }
 
@@ -153,8 +172,15 @@ class Printer {
         break;
       case StmtKind::Decl:
         out_ << "decl ";
-        for (size_t i = 0; i < s.vars.size(); ++i) out_ << (i ? ", " : "") << s.vars[i]->name;
+      {
+        // The declared variables, then those a pass declared (temps).
+        std::vector<const VarDecl *> vars;
+        for (auto &v : s.vars) vars.push_back(v.get());
+        for (const VarDecl *v : s.temps) vars.push_back(v);
+        for (size_t i = 0; i < vars.size(); ++i) out_ << (i ? ", " : "") << vars[i]->name;
         if (s.decl_type) out_ << ": " << to_string(*s.decl_type);
+        else if (!vars.empty() && vars[0]->type) out_ << ": " << to_string(vars[0]->type);
+      }
         if (s.expr) {
           out_ << " = ";
           expr(*s.expr, indent);
@@ -263,6 +289,10 @@ class Printer {
         out_ << ")";
         return;
       case ExprKind::AnonTask:
+        if (!e.anon) {  // lifted to the program's tasks by the checker
+          out_ << "(task " << (e.task ? e.task->name : "?") << ")";
+          return;
+        }
         out_ << "(task " << task_header(*e.anon);
         for (auto &s : e.anon->body) {
           out_ << "\n";

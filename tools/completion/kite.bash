@@ -32,7 +32,7 @@ _kite_option_or_source() {
 
 _kitec() {
   local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
-  local options="-o --output -O0 -O1 -O2 -O3 --no-opt --no-bounds-checks --dump-ast
+  local options="-o --output -O0 -O1 -O2 -O3 --no-opt --no-bounds-checks --dump-ast --dump-checked --dump-closures --dump-anf
     -Wall -Werror -Wno-error -w -Wshadow -Wno-shadow -Wunused -Wno-unused
     -Wunordered-read -Wno-unordered-read -Wprint-format -Wno-print-format
     --dump-ntg --dump-ntg=text --dump-ntg=dot --dump-cps --emit-cl --version -h --help"
