@@ -25,11 +25,21 @@ namespace kite {
 
 int compile(const SourceFile &file, const CompileOptions &o, std::ostream &diagnostics,
             Artifact &artifact) {
+  Compilation c;
+  int status = compile(file, o, diagnostics, c);
+  artifact = std::move(c.artifact);
+  return status;
+}
+
+int compile(const SourceFile &file, const CompileOptions &o, std::ostream &diagnostics,
+            Compilation &out) {
   Diagnostics diags(file, diagnostics);
+  TypeContext &types = out.types;
+  std::unique_ptr<ast::Program> &program = out.program;
   diags.set_warnings(o.warnings);
   try {
     // Source text -> AST (frontend/parse.h).
-    std::unique_ptr<ast::Program> program = parse(file, diags);
+    program = parse(file, diags);
     diags.check_no_errors();
     if (o.dump_ast) return ast::dump(*program, std::cout), 0;
 
@@ -38,12 +48,12 @@ int compile(const SourceFile &file, const CompileOptions &o, std::ostream &diagn
     diags.check_no_errors();
 
     // AST -> typed AST: names resolved, calls typed future<r> (frontend/check.h).
-    TypeContext types;
     check(*program, types, diags);
     // Warnings (frontend/lint.h, ir/lint.h), printed in source order.
     diags.hold_warnings();
     lint(*program, diags);
     std::set<const ast::VarDecl *> written = written_through(*program);
+    if (diags.error_count() == 0) verify_checked(*program);
     // --dump-checked, --dump-closures, --dump-anf: the AST as the stage left it.
     auto dump_ast = [&] {
       diags.release_warnings();
@@ -52,20 +62,28 @@ int compile(const SourceFile &file, const CompileOptions &o, std::ostream &diagn
       return 0;
     };
     if (o.dump_checked) return dump_ast();
+    if (o.check_only) {
+      diags.release_warnings();
+      diags.check_no_errors();
+      return 0;
+    }
 
     // Anonymous tasks get their captures and closures (ir/closures.h, §4.2).
     convert_closures(*program, types);
+    if (diags.error_count() == 0) verify_checked(*program);
     if (o.dump_closures) return dump_ast();
 
     // Typed AST -> ANF: one task call per statement (ir/anf.h, §3.3.1).
     to_anf(*program, types, diags);
+    if (diags.error_count() == 0) verify_anf(*program);
     if (o.dump_anf) return dump_ast();
 
     // ANF -> nested task graphs with dependencies (ir/ntg.h, §3.3.2-3.3.3),
     // flattened `if`s and tail calls marked (§3.3.4) unless -O0.
     ntg::BuildOptions build;
     build.optimize = o.optimize;
-    ntg::Program graphs = ntg::build(*program, build);
+    ntg::Program &graphs = out.graphs;
+    graphs = ntg::build(*program, build);
     verify(graphs);
     warn_unordered_reads(graphs, written, diags);
     diags.release_warnings();
@@ -74,15 +92,16 @@ int compile(const SourceFile &file, const CompileOptions &o, std::ostream &diagn
     if (o.dump_ntg == "dot") return ntg::dump_dot(graphs, std::cout), 0;
 
     // Task graphs -> CPS blocks with join counters (ir/cps.h, §4.1).
-    cps::Program blocks = cps::lower(graphs);
+    cps::Program &blocks = out.blocks;
+    blocks = cps::lower(graphs);
     verify(blocks);
     if (o.dump_cps) return cps::dump(blocks, std::cout), 0;
 
     // CPS blocks -> the OpenCL uber-kernel (backend-opencl/emit.h, §4.2).
     EmitOptions emit;
     emit.bounds_checks = o.bounds_checks;
-    artifact = emit_opencl(blocks, *program, file.path(), emit);
-    if (o.emit_cl) std::cout << artifact.opencl;
+    out.artifact = emit_opencl(blocks, *program, file.path(), emit);
+    if (o.emit_cl) std::cout << out.artifact.opencl;
     return 0;
   } catch (const CompileFailed &) {
     diags.release_warnings();

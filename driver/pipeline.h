@@ -2,11 +2,14 @@
 #pragma once
 
 #include <iosfwd>
+#include <memory>
 #include <string>
 
 #include "backend-opencl/emit.h"
 #include "frontend/diagnostics.h"
 #include "frontend/source.h"
+#include "ir/cps.h"
+#include "ir/ntg.h"
 
 namespace kite {
 
@@ -20,15 +23,31 @@ struct CompileOptions {
   std::string dump_ntg;       // "", "text" or "dot": nested task graphs after ANF
   bool dump_cps = false;      // blocks, join counters and signals
   bool emit_cl = false;       // the generated OpenCL C
+  bool check_only = false;    // stop after type checking and its warnings (kite-interp)
   bool optimize = true;       // §3.3.4: graph flattening and tail calls
   bool bounds_checks = true;  // off: array indices are not checked (for measuring)
   WarningOptions warnings;    // -W flags
 };
 
+// What each stage made, for tests and tools: the AST (checked, closures
+// converted, in ANF: those passes rewrite it in place), the types it points
+// at, the task graphs, the CPS blocks and the artifact. A stage that did not
+// run (an error, or a dump that stops earlier) leaves its part empty.
+struct Compilation {
+  TypeContext types;
+  std::unique_ptr<ast::Program> program;
+  ntg::Program graphs;
+  cps::Program blocks;
+  Artifact artifact;
+};
+
 // Runs every pass on the text of `file`, reporting errors to `diagnostics`;
 // the dumps and --emit-cl go to standard output. Returns the exit status; 0
-// with no dump asked for leaves the compiled program in `artifact`. Reads and
-// writes no files (options.input and options.output are not used).
+// with no dump asked for leaves the compiled program in `out.artifact`.
+// Reads and writes no files (options.input and options.output are not used).
+int compile(const SourceFile &file, const CompileOptions &options, std::ostream &diagnostics,
+            Compilation &out);
+// The same, keeping only the artifact.
 int compile(const SourceFile &file, const CompileOptions &options, std::ostream &diagnostics,
             Artifact &artifact);
 

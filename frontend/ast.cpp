@@ -360,6 +360,43 @@ ExprPtr clone(const Expr &e) {
   return c;
 }
 
+void Visitor::visit(const Expr &e) {
+  for (auto &c : e.children)
+    if (c) visit(*c);
+  for (auto &f : e.fields)
+    if (f.value) visit(*f.value);
+}
+
+void Visitor::visit(const Stmt &s) {
+  if (s.target) visit(*s.target);
+  if (s.expr) visit(*s.expr);
+  visit(s.body);
+  visit(s.else_body);
+  for (auto &b : s.branches) visit(b.body);
+}
+
+void Visitor::visit(const StmtList &list) {
+  for (auto &s : list) visit(*s);
+}
+
+void Mutator::visit(ExprPtr &e) {
+  if (!e) return;
+  for (auto &c : e->children) visit(c);
+  for (auto &f : e->fields) visit(f.value);
+}
+
+void Mutator::visit(Stmt &s) {
+  visit(s.target);
+  visit(s.expr);
+  visit(s.body);
+  visit(s.else_body);
+  for (auto &b : s.branches) visit(b.body);
+}
+
+void Mutator::visit(StmtList &list) {
+  for (auto &s : list) visit(*s);
+}
+
 bool is_task_call(const Expr &e) {
   return e.kind == ExprKind::Call && e.children[0]->builtin < 0;
 }

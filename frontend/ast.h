@@ -262,6 +262,30 @@ std::string quote(const std::string &text);
 // another closure of the same task).
 ExprPtr clone(const Expr &e);
 
+// The one way to walk the AST: a visitor whose defaults visit every child,
+// in source order (an expression's children and then its constructor
+// fields; a statement's target, its expression, then its body, its else
+// side and its branches' bodies). Override a visit, do what the node needs,
+// and call the base's visit to go on into the children (or do not, to
+// skip them).
+class Visitor {
+ public:
+  virtual ~Visitor() = default;
+  virtual void visit(const Expr &e);
+  virtual void visit(const Stmt &s);
+  void visit(const StmtList &list);
+};
+
+// The same for passes that rewrite the AST in place: visit(ExprPtr &) may
+// replace the expression it is given.
+class Mutator {
+ public:
+  virtual ~Mutator() = default;
+  virtual void visit(ExprPtr &e);
+  virtual void visit(Stmt &s);
+  void visit(StmtList &list);
+};
+
 // True if e itself is a call of a task (after checking: anything called
 // that is not a built-in, a named task or a task value).
 bool is_task_call(const Expr &e);

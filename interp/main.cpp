@@ -28,9 +28,7 @@
 #include <thread>
 #include <vector>
 
-#include "frontend/check.h"
-#include "frontend/parse.h"
-#include "frontend/prelude.h"
+#include "driver/pipeline.h"
 #include "host/artifact.h"
 #include "host/cl.h"
 #include "host/report.h"
@@ -189,20 +187,16 @@ int run(const Options &o) {
     text = read_file(source_path);
   }
 
-  // Parse, add the prelude and check exactly as kitec (driver/pipeline.cpp).
+  // Parse, add the prelude and check: kitec's pipeline up to the checked AST
+  // (driver/pipeline.h). Warnings are kitec's to give (-w): a reference run
+  // prints only the program's output and its errors.
   kite::SourceFile file(source_path, text);
-  kite::Diagnostics diags(file, std::cerr);
-  kite::TypeContext types;
-  std::unique_ptr<kite::ast::Program> program;
-  try {
-    program = kite::parse(file, diags);
-    diags.check_no_errors();
-    kite::add_prelude(*program, diags);
-    diags.check_no_errors();
-    kite::check(*program, types, diags);
-  } catch (const kite::CompileFailed &) {
-    return 1;
-  }
+  kite::CompileOptions compile_options;
+  compile_options.check_only = true;
+  compile_options.warnings.none = true;
+  kite::Compilation compiled;
+  if (kite::compile(file, compile_options, std::cerr, compiled) != 0) return 1;
+  std::unique_ptr<kite::ast::Program> &program = compiled.program;
 
   kite::interp::Options options;
   options.stack_bytes = o.stack_bytes;

@@ -10,23 +10,20 @@ using namespace ast;
 
 namespace {
 
-void for_each_expr(StmtList &list, const std::function<void(ExprPtr &)> &fn);
-
-void walk_expr(ExprPtr &e, const std::function<void(ExprPtr &)> &fn) {
-  if (!e) return;
-  for (auto &c : e->children) walk_expr(c, fn);
-  for (auto &f : e->fields) walk_expr(f.value, fn);
-  fn(e);
-}
-
+// Calls fn on every expression of `list`, an expression's parts first; fn
+// may replace the expression it is given.
 void for_each_expr(StmtList &list, const std::function<void(ExprPtr &)> &fn) {
-  for (auto &s : list) {
-    walk_expr(s->expr, fn);
-    walk_expr(s->target, fn);
-    for_each_expr(s->body, fn);
-    for_each_expr(s->else_body, fn);
-    for (auto &b : s->branches) for_each_expr(b.body, fn);
-  }
+  struct Each : Mutator {
+    explicit Each(const std::function<void(ExprPtr &)> &f) : fn(f) {}
+    using Mutator::visit;
+    void visit(ExprPtr &e) override {
+      if (!e) return;
+      Mutator::visit(e);
+      fn(e);
+    }
+    const std::function<void(ExprPtr &)> &fn;
+  };
+  Each(fn).visit(list);
 }
 
 // The variables a task owns: its parameters and everything declared in it.

@@ -20,7 +20,89 @@ void verify_graph(const ntg::Graph &g, std::set<int> &node_ids) {
   }
 }
 
+std::string where(const ast::TaskDecl &t, SourceLoc loc) {
+  return fmt::format("task {}, line {}:{}", t.name, loc.line, loc.col);
+}
+
+class CheckedVerifier : public ast::Visitor {
+ public:
+  explicit CheckedVerifier(const ast::TaskDecl &t) : task_(t) {}
+  using Visitor::visit;
+  void visit(const ast::Expr &e) override {
+    if (!problem.empty()) return;
+    if (!e.type && !(e.kind == ast::ExprKind::Name && e.builtin >= 0))
+      problem = "checked AST: an expression without a type at " + where(task_, e.loc);
+    else if (e.kind == ast::ExprKind::Name && !e.var && !e.global && !e.task && e.builtin < 0)
+      problem = "checked AST: the name '" + e.text + "' is unresolved at " + where(task_, e.loc);
+    Visitor::visit(e);
+  }
+  std::string problem;
+
+ private:
+  const ast::TaskDecl &task_;
+};
+
+class AnfVerifier : public ast::Visitor {
+ public:
+  explicit AnfVerifier(const ast::TaskDecl &t) : task_(t) {}
+  using Visitor::visit;
+  void visit(const ast::Stmt &s) override {
+    using ast::StmtKind;
+    if (!problem.empty()) return;
+    if (s.kind == StmtKind::Block) problem = "ANF: a block is left at " + where(task_, s.loc);
+    const ast::Expr *call = nullptr;  // the statement's own call, if it is one
+    if (s.expr && ast::is_task_call(*s.expr)) {
+      bool plain_target = s.kind == StmtKind::Assign && s.target->kind == ast::ExprKind::Name &&
+                          s.target->var && !s.target->var->alias_of;
+      if (s.kind == StmtKind::ExprStmt || plain_target) call = s.expr.get();
+    }
+    if (call) {
+      for (size_t i = 1; i < call->children.size(); ++i) no_call(*call->children[i]);
+    } else if (s.expr) {
+      no_call(*s.expr);
+    }
+    if (s.target) no_call(*s.target);
+    visit(s.body);
+    visit(s.else_body);
+    for (auto &b : s.branches) visit(b.body);
+  }
+  std::string problem;
+
+ private:
+  void no_call(const ast::Expr &e) {
+    if (problem.empty() && ast::contains_task_call(e))
+      problem = "ANF: a task call inside an expression at " + where(task_, e.loc);
+  }
+  const ast::TaskDecl &task_;
+};
+
 }  // namespace
+
+std::string checked_problem(const ast::Program &program) {
+  for (auto &t : program.tasks) {
+    CheckedVerifier v(*t);
+    v.visit(t->body);
+    if (!v.problem.empty()) return v.problem;
+  }
+  return "";
+}
+
+std::string anf_problem(const ast::Program &program) {
+  for (auto &t : program.tasks) {
+    AnfVerifier v(*t);
+    v.visit(t->body);
+    if (!v.problem.empty()) return v.problem;
+  }
+  return "";
+}
+
+void verify_checked(const ast::Program &program) {
+  if (std::string p = checked_problem(program); !p.empty()) internal_error(p);
+}
+
+void verify_anf(const ast::Program &program) {
+  if (std::string p = anf_problem(program); !p.empty()) internal_error(p);
+}
 
 void verify(const ntg::Program &graphs) {
   std::set<int> node_ids;

@@ -1,12 +1,27 @@
-// Verifiers of the IR invariants, run after the passes that build each IR: a
-// failure is a compiler bug (internal_error), never a user error.
+// Verifiers of the IR invariants, run after every pass (driver/pipeline.cpp):
+// a failure is a compiler bug (internal_error), never a user error.
 #pragma once
+
+#include <string>
 
 #include "ir/cps.h"
 #include "ir/ntg.h"
 
 namespace kite {
 
+// The typed AST (after checking, and after closure conversion): every
+// expression has a type and every name says what it names (a variable, a
+// constant, a task or a built-in).
+void verify_checked(const ast::Program &program);
+// ANF (ir/anf.h): a task call stands only in a statement of its own, `f(a);`
+// or `x <- f(a);` with x a plain variable (no element, no field), and its
+// arguments contain no task call; no other expression contains one, and no
+// `{ }` block is left.
+void verify_anf(const ast::Program &program);
+// What verify_checked and verify_anf would stop at: the first broken
+// invariant, worded, or "" (for tests).
+std::string checked_problem(const ast::Program &program);
+std::string anf_problem(const ast::Program &program);
 // Nodes in topological order (every edge goes forward), ids unique.
 void verify(const ntg::Program &graphs);
 // Every continuation is signalled by exactly as many sources as its counter

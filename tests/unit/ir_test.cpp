@@ -5,29 +5,28 @@
 #include <set>
 #include <sstream>
 
+#include "driver/pipeline.h"
 #include "frontend/check.h"
 #include "frontend/parse.h"
 #include "ir/anf.h"
 #include "ir/cps.h"
 #include "ir/ntg.h"
+#include "ir/verify.h"
 
 namespace {
 
 using namespace kite;
 
+// A program through kitec's own pipeline (driver/pipeline.h), every stage's
+// output kept.
 struct Compiled {
   SourceFile file;
   std::ostringstream errors;
-  Diagnostics diags;
-  TypeContext types;
-  std::unique_ptr<ast::Program> program;
-  ntg::Program graphs;
-  explicit Compiled(const std::string &text) : file("t.kite", text), diags(file, errors) {
-    program = parse(file, diags);
-    REQUIRE(program);
-    check(*program, types, diags);
-    to_anf(*program, types, diags);
-    graphs = ntg::build(*program);
+  Compilation c;
+  std::unique_ptr<ast::Program> &program = c.program;
+  ntg::Program &graphs = c.graphs;
+  explicit Compiled(const std::string &text) : file("t.kite", text) {
+    REQUIRE(compile(file, CompileOptions{}, errors, c) == 0);
   }
   const ntg::Graph &body(const std::string &task) {
     for (auto &t : graphs.tasks)
@@ -146,3 +145,25 @@ task main(n: int): int {
   CHECK(g.nodes[0]->else_graph().nodes.size() == 2);
 }
 }  // namespace
+
+TEST_CASE("the verifiers catch an AST that skipped a pass") {
+  // The passes by hand, to look between them: a parsed AST has no types,
+  // a checked one still nests calls in expressions.
+  SourceFile file("t.kite", kFib);
+  std::ostringstream errors;
+  Diagnostics diags(file, errors);
+  TypeContext types;
+  std::unique_ptr<ast::Program> program = parse(file, diags);
+  REQUIRE(program);
+  CHECK(checked_problem(*program).find("without a type") != std::string::npos);
+  check(*program, types, diags);
+  REQUIRE(diags.error_count() == 0);
+  CHECK(checked_problem(*program) == "");
+  CHECK(anf_problem(*program) == "ANF: a task call inside an expression at task fib, line 3:53");
+  to_anf(*program, types, diags);
+  CHECK(anf_problem(*program) == "");
+  // kitec's pipeline leaves nothing for them to find.
+  Compiled c(kFib);
+  CHECK(checked_problem(*c.program) == "");
+  CHECK(anf_problem(*c.program) == "");
+}
