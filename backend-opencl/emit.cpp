@@ -1478,11 +1478,9 @@ class Emitter {
   }
 
   static void vars_in(const Expr &e, VarSet &out) {
-    if (e.var) out.insert(e.var);
-    for (auto &c : e.children)
-      if (c) vars_in(*c, out);
-    for (auto &f : e.fields)
-      if (f.value) vars_in(*f.value, out);
+    ast::for_each_expr(e, [&](const Expr &x) {
+      if (x.var) out.insert(x.var);
+    });
   }
 
   // The variables a statement list uses (Any), assigns or declares

@@ -397,17 +397,37 @@ void Mutator::visit(StmtList &list) {
   for (auto &s : list) visit(*s);
 }
 
+namespace {
+class EachExpr : public Visitor {
+ public:
+  explicit EachExpr(const std::function<void(const Expr &)> &fn) : fn_(fn) {}
+  using Visitor::visit;
+  void visit(const Expr &e) override {
+    fn_(e);
+    Visitor::visit(e);
+  }
+
+ private:
+  const std::function<void(const Expr &)> &fn_;
+};
+}  // namespace
+
+void for_each_expr(const Expr &e, const std::function<void(const Expr &)> &fn) {
+  EachExpr(fn).visit(e);
+}
+
+void for_each_expr(const StmtList &list, const std::function<void(const Expr &)> &fn) {
+  EachExpr(fn).visit(list);
+}
+
 bool is_task_call(const Expr &e) {
   return e.kind == ExprKind::Call && e.children[0]->builtin < 0;
 }
 
 bool contains_task_call(const Expr &e) {
-  if (is_task_call(e)) return true;
-  for (auto &c : e.children)
-    if (c && contains_task_call(*c)) return true;
-  for (auto &f : e.fields)
-    if (contains_task_call(*f.value)) return true;
-  return false;
+  bool found = false;
+  for_each_expr(e, [&](const Expr &x) { found = found || is_task_call(x); });
+  return found;
 }
 
 }  // namespace kite::ast

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <memory>
 #include <string>
@@ -285,6 +286,11 @@ class Mutator {
   virtual void visit(Stmt &s);
   void visit(StmtList &list);
 };
+
+// Calls fn on e and on every expression inside it (or in the statements of
+// `list`), parents first, as Visitor walks them.
+void for_each_expr(const Expr &e, const std::function<void(const Expr &)> &fn);
+void for_each_expr(const StmtList &list, const std::function<void(const Expr &)> &fn);
 
 // True if e itself is a call of a task (after checking: anything called
 // that is not a built-in, a named task or a task value).

@@ -264,10 +264,11 @@ class Lowering {
   };
 
   static bool mentions(const ast::Expr &e, const DirectScan &scan) {
-    if (e.var && (e.var->id == scan.elem || scan.targets.count(e.var->id))) return true;
-    for (auto &c : e.children)
-      if (c && mentions(*c, scan)) return true;
-    return false;
+    bool found = false;
+    ast::for_each_expr(e, [&](const ast::Expr &x) {
+      found = found || (x.var && (x.var->id == scan.elem || scan.targets.count(x.var->id)));
+    });
+    return found;
   }
 
   // Converts graph g of a map body to inline ops; false if it is not direct.

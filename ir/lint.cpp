@@ -39,13 +39,11 @@ void given(const ntg::Node &n, const std::set<const VarDecl *> &written,
 }
 
 const Expr *read_in(const Expr &e, const VarDecl *v) {
-  if (e.kind == ExprKind::Name && e.var == v) return &e;
-  for (auto &c : e.children)
-    if (c)
-      if (const Expr *r = read_in(*c, v)) return r;
-  for (auto &f : e.fields)
-    if (const Expr *r = read_in(*f.value, v)) return r;
-  return nullptr;
+  const Expr *first = nullptr;
+  ast::for_each_expr(e, [&](const Expr &x) {
+    if (!first && x.kind == ExprKind::Name && x.var == v) first = &x;
+  });
+  return first;
 }
 
 // Where node n reads v, or null: itself, or by giving it to a call that

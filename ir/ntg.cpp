@@ -153,10 +153,9 @@ std::string to_kite(const Stmt &s) {
 namespace {
 
 void free_vars(const Expr &e, std::set<int> &out) {
-  if (e.kind == ExprKind::Name && e.var) out.insert(e.var->id);
-  for (auto &c : e.children)
-    if (c) free_vars(*c, out);
-  for (auto &f : e.fields) free_vars(*f.value, out);
+  ast::for_each_expr(e, [&](const Expr &x) {
+    if (x.kind == ExprKind::Name && x.var) out.insert(x.var->id);
+  });
 }
 
 // Figure 7: the variables an assignment to `l` determines, and those that
@@ -186,11 +185,7 @@ std::pair<std::set<int>, std::set<int>> flvs(const Expr &l) {
 
 // What the atomic built-ins in `e` determine and what determines that:
 // `atomic_add(a[i], v)` writes an element of a as `a[i] <- …` does.
-void atomic_writes(const Expr &e, std::set<int> &determined, std::set<int> &determining) {
-  for (auto &c : e.children)
-    if (c) atomic_writes(*c, determined, determining);
-  for (auto &f : e.fields)
-    if (f.value) atomic_writes(*f.value, determined, determining);
+void atomic_write(const Expr &e, std::set<int> &determined, std::set<int> &determining) {
   if (e.kind != ExprKind::Call || e.children.size() < 2 || e.children[0]->builtin < 0) return;
   switch (Builtin(e.children[0]->builtin)) {
     case Builtin::atomic_add_:
@@ -204,6 +199,10 @@ void atomic_writes(const Expr &e, std::set<int> &determined, std::set<int> &dete
     }
     default: break;
   }
+}
+
+void atomic_writes(const Expr &e, std::set<int> &determined, std::set<int> &determining) {
+  ast::for_each_expr(e, [&](const Expr &x) { atomic_write(x, determined, determining); });
 }
 
 class Builder {

@@ -277,22 +277,10 @@ Reduction find(const Stmt &loop) {
 
 namespace {
 
-void callees(const Expr &e, std::set<const TaskDecl *> &out) {
-  if (e.kind == ExprKind::Call && e.children[0]->task) out.insert(e.children[0]->task);
-  for (auto &c : e.children)
-    if (c) callees(*c, out);
-  for (auto &f : e.fields)
-    if (f.value) callees(*f.value, out);
-}
-
 void callees(const StmtList &list, std::set<const TaskDecl *> &out) {
-  for (auto &s : list) {
-    if (s->expr) callees(*s->expr, out);
-    if (s->target) callees(*s->target, out);
-    callees(s->body, out);
-    callees(s->else_body, out);
-    for (auto &b : s->branches) callees(b.body, out);
-  }
+  ast::for_each_expr(list, [&](const Expr &e) {
+    if (e.kind == ExprKind::Call && e.children[0]->task) out.insert(e.children[0]->task);
+  });
 }
 
 }  // namespace
