@@ -265,6 +265,27 @@ uint64_t fnv1a64(std::string_view bytes) {
   return h;
 }
 
+// A string as the artifact's `string` lines spell it (Parser::unescape reads
+// it back): quoted, with C escapes.
+std::string quote(const std::string &text) {
+  std::string out = "\"";
+  for (unsigned char c : text) {
+    switch (c) {
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      case '\r': out += "\\r"; break;
+      case '\\': out += "\\\\"; break;
+      case '"': out += "\\\""; break;
+      default:
+        if (c < 0x20 || c == 0x7f)
+          out += fmt::format("\\x{:02x}", c);
+        else
+          out += char(c);
+    }
+  }
+  return out + "\"";
+}
+
 // The text before the last line, "checksum <16 hex digits>", once the
 // checksum matches it: an edited or truncated file goes no further.
 std::string_view checked_body(std::string_view text, const std::string &path) {
@@ -359,6 +380,27 @@ Artifact load_artifact(const std::string &path) {
   text << in.rdbuf();
   if (in.bad()) throw RunError(fmt::format("cannot read '{}'", path));
   return parse_artifact(text.str(), path);
+}
+
+void write_artifact(const Artifact &a, std::ostream &file, const std::string &interpreter) {
+  // The whole text is built first: its last line is a checksum of the rest.
+  std::ostringstream out;
+  out << kFormat << "\n";
+  out << "kitec " << KITE_VERSION << "\n";
+  out << "source " << a.source << "\n";
+  for (const Param &p : a.params) out << "param " << p.name << " " << p.type << "\n";
+  out << "result " << a.result << "\n";
+  out << "frame-words " << a.frame_words << "\n";
+  for (size_t i = 0; i < a.strings.size(); ++i) out << "string " << i << " " << quote(a.strings[i]) << "\n";
+  // A site in another file (the prelude) names it; the others are in `source`.
+  for (size_t i = 0; i < a.sites.size(); ++i)
+    out << "site " << i << " " << a.sites[i].line << " " << a.sites[i].column
+        << (a.sites[i].file.empty() ? "" : " " + a.sites[i].file) << "\n";
+  out << "opencl " << a.opencl.size() << "\n" << a.opencl;
+  if (!a.opencl.empty() && a.opencl.back() != '\n') out << "\n";
+  std::string body = out.str();
+  if (!interpreter.empty()) file << "#!" << interpreter << "\n";
+  file << body << kChecksum << fmt::format("{:016x}\n", fnv1a64(body));
 }
 
 }  // namespace kite::host

@@ -1,7 +1,9 @@
 // The compiled file `kitec prog.kite -o prog` writes (docs/artifact.md): a few
-// lines of metadata, the complete OpenCL C program, and a checksum.
+// lines of metadata, the complete OpenCL C program, and a checksum. Its one
+// reader and its one writer: kitec writes what kite-run and kite-interp read.
 #pragma once
 
+#include <iosfwd>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,7 +23,7 @@ struct Site {
 };
 
 struct Artifact {
-  std::string path;                  // the file it was read from
+  std::string path;                  // the file it was read from (read_artifact)
   std::string source;                // the Kite source file it was compiled from
   std::vector<Param> params;         // main's parameters, in order
   std::string result;                // main's result type, "unit" for none
@@ -40,5 +42,10 @@ Artifact parse_artifact(std::string_view text, const std::string &path);
 // Whether `text` starts as an artifact does: "kite-artifact " or a "#!" line
 // (which no Kite source has).
 bool looks_like_artifact(std::string_view text);
+
+// Writes `a` in the file format. A non-empty `interpreter` becomes the first
+// line, "#!" and it, which lets the file run as a program; the checksum does
+// not cover that line.
+void write_artifact(const Artifact &a, std::ostream &out, const std::string &interpreter = "");
 
 }  // namespace kite::host
