@@ -160,11 +160,11 @@ class Emitter {
     return int(out_.sites.size() - 1);
   }
 
-  std::string slot(const VarDecl *v, const char *frame = "f") {
-    if (auto it = locals_.find(v); it != locals_.end() && std::string(frame) == "f")
+  std::string slot(const VarDecl *v, const char *record = "f") {
+    if (auto it = locals_.find(v); it != locals_.end() && std::string(record) == "f")
       return it->second;
     int s = p_.tasks[task_].var_slot[v->id];
-    return fmt::format("{}({}, {})", slot_macro(v->type), frame, s);
+    return fmt::format("{}({}, {})", slot_macro(v->type), record, s);
   }
 
   // An element of an array: an lvalue of the element's C type.
@@ -1187,14 +1187,14 @@ class Emitter {
   void emit_map_kernel(const cps::Block &b) {
     const cps::Op &op = b.loop;
     std::ostream &s = kernels_;
-    s << fmt::format("__kernel void kite_map_{}(__global long *frames, __global long *deques, "
+    s << fmt::format("__kernel void kite_map_{}(__global long *pool, __global long *deques, "
                      "__global int *deque_ctl,\n    __global long *printbuf, __global int *ctl, "
                      "__global long *ctl64, __global long *stats,\n    __global int *params, "
                      "__global long *heap, int first) {{\n",
                      b.code);
     line(s, 2, "kite_ctx ctx;");
     line(s, 2, "kite_ctx *c = &ctx;");
-    line(s, 2, "kite_map_ctx(c, frames, ctl, ctl64, heap, params);");
+    line(s, 2, "kite_map_ctx(c, pool, ctl, ctl64, heap, params);");
     line(s, 2, "int rec = (int)(ctl64[KITE_CTL64_RESUMES + first + get_global_id(1)] & 0xffffffffL);");
     line(s, 2, "kite_rec f = KITE_REC(c, rec);");
     line(s, 2, "int i = (int)get_global_id(0);");
@@ -1768,15 +1768,15 @@ Artifact emit_opencl(const cps::Program &program, const ast::Program &ast,
   a.source = source_path;
   Emitter e(program, ast, a, options);
   std::string generated = e.run();
-  a.frame_words = program.frame_words;
+  a.record_words = program.record_words;
   int node_shift = 1;
   while ((size_t(1) << node_shift) <= program.nodes.size()) ++node_shift;
   // The counts the artifact's header repeats: kite-run checks that they agree.
   a.opencl = fmt::format(
-                 "#define KITE_FRAME_WORDS {}\n#define KITE_NODE_SHIFT {}\n"
+                 "#define KITE_RECORD_WORDS {}\n#define KITE_NODE_SHIFT {}\n"
                  "#define KITE_STRING_COUNT {}\n#define KITE_SITE_COUNT {}\n"
                  "#define KITE_MAIN_PARAM_COUNT {}\n",
-                 program.frame_words, node_shift, a.strings.size(), a.sites.size(),
+                 program.record_words, node_shift, a.strings.size(), a.sites.size(),
                  a.params.size()) +
              kRuntimeSource +
              "\n" + generated;

@@ -42,7 +42,7 @@ struct Param {
 };
 
 // A local variable, parameter or temporary. Every use of a name points at
-// one of these after checking; ir/ passes give each a frame slot.
+// one of these after checking; ir/ passes give each a record slot.
 struct VarDecl {
   SourceLoc loc;
   std::string name;       // unique within its task after ir/rename

@@ -122,8 +122,8 @@ class Lowering {
     t.entry_block = p_.graphs[g].entry_block;
     for (size_t v = 0; v < tg.vars.size(); ++v) t.var_slot.push_back(next_slot_++);
     t.local_arrays = local_arrays(*tg.task);
-    t.frame_words = next_slot_;
-    p_.frame_words = std::max(p_.frame_words, next_slot_);
+    t.record_words = next_slot_;
+    p_.record_words = std::max(p_.record_words, next_slot_);
   }
 
  private:
@@ -626,7 +626,7 @@ Program lower(const ntg::Program &graphs) {
 void dump(const Program &p, std::ostream &out) {
   for (const Task &t : p.tasks) {
     out << "task " << t.decl->name << ": entry code " << p.blocks[t.entry_block].code << ", "
-        << t.frame_words << " record slots";
+        << t.record_words << " record slots";
     if (!t.local_arrays.empty()) {
       out << ", frees";
       for (const ast::VarDecl *v : t.local_arrays) out << " " << v->name;

@@ -140,7 +140,7 @@ struct Task {
   int entry_block = -1;
   int body_graph = -1;
   std::vector<int> var_slot;  // by variable id
-  int frame_words = 0;
+  int record_words = 0;
   // Arrays the task makes (`a = new<t>(n)`, once, outside loops) and only
   // indexes, loops over, measures and prints: nothing else can refer to
   // them, so they are freed when the task finishes.
@@ -158,7 +158,7 @@ struct Program {
   std::vector<Graph> graphs;
   std::vector<NodeInfo> nodes;  // by node id (non-parallel nodes unused)
   int num_codes = 0;
-  int frame_words = 0;  // the largest record
+  int record_words = 0;  // the largest record
 };
 
 Program lower(const ntg::Program &graphs);

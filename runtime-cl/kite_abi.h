@@ -3,7 +3,7 @@
  * include it; kitec pastes it at the top of every generated program.
  *
  * Kernel `kite_uber` arguments, in order:
- *   0 __global long *frames     record pool: num_frames * frame_words longs
+ *   0 __global long *pool     record pool: num_records * record_words longs
  *   1 __global long *deques     num_workers * deque_cap entries, one deque each
  *   2 __global int  *deque_ctl  num_workers * KITE_DEQUE_CTL_STRIDE ints
  *   3 __global long *printbuf   print_cap longs of print records
@@ -40,7 +40,7 @@
 
 /* params[] */
 #define KITE_PARAM_NUM_WORKERS 0 /* work-groups in the grid, one worker each */
-#define KITE_PARAM_NUM_FRAMES 1  /* records in the pool */
+#define KITE_PARAM_NUM_RECORDS 1  /* records in the pool */
 #define KITE_PARAM_DEQUE_CAP 2   /* entries per deque, a power of two */
 #define KITE_PARAM_PRINT_CAP 3   /* longs in printbuf */
 #define KITE_PARAM_MODE 4        /* KITE_MODE_RUN or KITE_MODE_PROBE */

@@ -13,7 +13,7 @@
  * rounds, over the same deques: see "Wide workers" below.
  *
  * Work. An entry of a deque is a long: (block code << 32) | record index. A
- * record is KITE_FRAME_WORDS longs of the pool: a task's parameters, locals,
+ * record is KITE_RECORD_WORDS longs of the pool: a task's parameters, locals,
  * join counters, its result slot and the link to the node of its caller that
  * its result finishes. The worker keeps one entry in hand (`next`): the first
  * task a block spawns or the first continuation a finished task makes ready
@@ -237,7 +237,7 @@ typedef struct {
 #endif
 
 typedef struct {
-  KITE_DATA __global long *frames;
+  KITE_DATA __global long *pool;
   volatile __global long *deques;
   volatile __global int *deque_ctl;
   volatile __global long *printbuf;
@@ -253,7 +253,7 @@ typedef struct {
 #else
   long heap_free[KITE_HEAP_CLASSES]; /* freed blocks of each size, in longs */
 #endif
-  int worker, num_workers, num_frames, deque_mask, print_cap;
+  int worker, num_workers, num_records, deque_mask, print_cap;
   long next;      /* the entry in hand, or KITE_NONE */
   int free_head;  /* private free list of records, linked through slot 0 */
   int free_count; /* its length, up to KITE_CHUNK */
@@ -274,13 +274,13 @@ typedef struct {
 #endif
 } kite_ctx;
 
-/* Records lie KITE_FRAME_STRIDE longs apart: the artifact's KITE_FRAME_WORDS
+/* Records lie KITE_RECORD_STRIDE longs apart: the artifact's KITE_RECORD_WORDS
  * rounded up by kite-run (--record-align) so that on a GPU no two records
  * share a cache line. */
-#ifndef KITE_FRAME_STRIDE
-#define KITE_FRAME_STRIDE KITE_FRAME_WORDS
+#ifndef KITE_RECORD_STRIDE
+#define KITE_RECORD_STRIDE KITE_RECORD_WORDS
 #endif
-#define KITE_REC(c, r) ((c)->frames + (long)(r) * KITE_FRAME_STRIDE)
+#define KITE_REC(c, r) ((c)->pool + (long)(r) * KITE_RECORD_STRIDE)
 #define KITE_ENTRY(code, rec) (((long)(code) << 32) | (long)(uint)(rec))
 #define KITE_LINK(parent, node) (((long)(node) << 32) | (long)(uint)(parent))
 /* Typed access to a record's slots. */
@@ -482,8 +482,8 @@ int kite_alloc(kite_ctx *c, int site) {
       c->free_count = KITE_CHUNK;
     } else {
       int base = atomic_add(&c->ctl[KITE_CTL_BUMP], KITE_CHUNK);
-      if (base + KITE_CHUNK > c->num_frames) {
-        kite_error(c, KITE_ERR_RECORDS, site, c->num_frames, 0);
+      if (base + KITE_CHUNK > c->num_records) {
+        kite_error(c, KITE_ERR_RECORDS, site, c->num_records, 0);
         return -1;
       }
       for (int i = 0; i < KITE_CHUNK; ++i)
@@ -694,9 +694,9 @@ void kite_take_resumes(kite_ctx *c) {
 
 /* A map kernel's work-item: a context with no worker, no queue and no heap
  * chunk, for the blocks' helpers (errors, lengths, element access). */
-void kite_map_ctx(kite_ctx *c, __global long *frames, __global int *ctl, __global long *ctl64,
+void kite_map_ctx(kite_ctx *c, __global long *pool, __global int *ctl, __global long *ctl64,
                   __global long *heap, __global int *params) {
-  c->frames = frames;
+  c->pool = pool;
   c->deques = 0;
   c->deque_ctl = 0;
   c->printbuf = 0;
@@ -713,7 +713,7 @@ void kite_map_ctx(kite_ctx *c, __global long *frames, __global int *ctl, __globa
   c->worker = -1;
   c->lane = 0;
   c->num_workers = params[KITE_PARAM_NUM_WORKERS];
-  c->num_frames = params[KITE_PARAM_NUM_FRAMES];
+  c->num_records = params[KITE_PARAM_NUM_RECORDS];
   c->deque_mask = params[KITE_PARAM_DEQUE_CAP] - 1;
   c->print_cap = params[KITE_PARAM_PRINT_CAP];
   c->next = KITE_NONE;
@@ -1382,7 +1382,7 @@ void kite_run_wide(kite_ctx *c, __global long *st, int simd_stats) {
 
 /* ---- The kernel ------------------------------------------------------------ */
 
-__kernel void kite_uber(__global long *frames, __global long *deques, __global int *deque_ctl,
+__kernel void kite_uber(__global long *pool, __global long *deques, __global int *deque_ctl,
                         __global long *printbuf, __global int *ctl, __global long *ctl64,
                         __global long *stats, __global int *params, __global long *heap) {
 #if KITE_WIDE
@@ -1390,7 +1390,7 @@ __kernel void kite_uber(__global long *frames, __global long *deques, __global i
 #endif
   kite_ctx ctx;
   kite_ctx *c = &ctx;
-  c->frames = frames;
+  c->pool = pool;
   c->deques = deques;
   c->deque_ctl = deque_ctl;
   c->printbuf = printbuf;
@@ -1406,7 +1406,7 @@ __kernel void kite_uber(__global long *frames, __global long *deques, __global i
   c->worker = (int)get_group_id(0);
   c->lane = (int)get_local_id(0);
   c->num_workers = params[KITE_PARAM_NUM_WORKERS];
-  c->num_frames = params[KITE_PARAM_NUM_FRAMES];
+  c->num_records = params[KITE_PARAM_NUM_RECORDS];
   c->deque_mask = params[KITE_PARAM_DEQUE_CAP] - 1;
   c->print_cap = params[KITE_PARAM_PRINT_CAP];
   if (c->worker >= c->num_workers) return;

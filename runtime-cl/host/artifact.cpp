@@ -16,8 +16,8 @@
 namespace kite::host {
 namespace {
 
-// Frames beyond this many longs are surely a corrupt file, not a real program.
-constexpr int kMaxFrameWords = 1 << 16;
+// Records of more than this many longs are surely a corrupt file, not a real program.
+constexpr int kMaxRecordWords = 1 << 16;
 
 class Parser {
  public:
@@ -29,7 +29,7 @@ class Parser {
   Artifact parse() {
     Artifact a;
     a.path = path_;
-    next_line();  // "kite-artifact 2", checked by check_format
+    next_line();  // "kite-artifact 3", checked by check_format
     std::string_view second = next_line();
     if (second.substr(0, 6) != "kitec ")
       fail("expected 'kitec <version>' after the 'kite-artifact' line");
@@ -72,10 +72,10 @@ class Parser {
         if (!line.empty()) s.file = std::string(word(line));
         if (!line.empty()) fail("expected 'site <index> <line> <column> [file]'");
         a.sites.push_back(s);
-      } else if (key == "frame-words") {
-        if (a.frame_words != 0) fail("a second 'frame-words' line");
-        a.frame_words = number(word(line), "frame-words", 1, kMaxFrameWords);
-        if (!line.empty()) fail("expected 'frame-words <count>'");
+      } else if (key == "record-words") {
+        if (a.record_words != 0) fail("a second 'record-words' line");
+        a.record_words = number(word(line), "record-words", 1, kMaxRecordWords);
+        if (!line.empty()) fail("expected 'record-words <count>'");
       } else if (key == "opencl") {
         long bytes = number(word(line), "opencl byte count", 0, 1 << 30);
         if (!line.empty()) fail("expected 'opencl <byte count>'");
@@ -95,7 +95,7 @@ class Parser {
       }
     }
     if (!have_result) fail("no 'result' line");
-    if (a.frame_words == 0) fail("no 'frame-words' line");
+    if (a.record_words == 0) fail("no 'record-words' line");
     if (!have_source) a.source = path_;
     return a;
   }
@@ -222,7 +222,7 @@ class Parser {
 };
 
 constexpr std::string_view kMagic = "kite-artifact ";
-constexpr std::string_view kFormat = "kite-artifact 2";
+constexpr std::string_view kFormat = "kite-artifact 3";
 constexpr std::string_view kChecksum = "checksum ";
 constexpr std::string_view kShebang = "#!";
 
@@ -328,10 +328,10 @@ std::optional<long> defined_value(std::string_view source, std::string_view name
 }
 
 // The header's counts against the ones the kernel was compiled with: a
-// record pool sized by one frame size and indexed by another is memory
+// record pool sized by one record size and indexed by another is memory
 // corruption, not an error message.
 void check_against_kernel(const Artifact &a) {
-  // `header` says what the header has: "frame-words 9", "2 string lines".
+  // `header` says what the header has: "record-words 9", "2 string lines".
   auto agree = [&](size_t value, const std::string &header, const char *macro) {
     std::optional<long> kernel = defined_value(a.opencl, macro);
     if (!kernel) {
@@ -346,7 +346,7 @@ void check_against_kernel(const Artifact &a) {
           a.path, header, macro, *kernel));
     }
   };
-  agree(a.frame_words, fmt::format("frame-words {}", a.frame_words), "KITE_FRAME_WORDS");
+  agree(a.record_words, fmt::format("record-words {}", a.record_words), "KITE_RECORD_WORDS");
   agree(a.strings.size(), fmt::format("{} string lines", a.strings.size()), "KITE_STRING_COUNT");
   agree(a.sites.size(), fmt::format("{} site lines", a.sites.size()), "KITE_SITE_COUNT");
   agree(a.params.size(), fmt::format("{} param lines", a.params.size()), "KITE_MAIN_PARAM_COUNT");
@@ -390,7 +390,7 @@ void write_artifact(const Artifact &a, std::ostream &file, const std::string &in
   out << "source " << a.source << "\n";
   for (const Param &p : a.params) out << "param " << p.name << " " << p.type << "\n";
   out << "result " << a.result << "\n";
-  out << "frame-words " << a.frame_words << "\n";
+  out << "record-words " << a.record_words << "\n";
   for (size_t i = 0; i < a.strings.size(); ++i) out << "string " << i << " " << quote(a.strings[i]) << "\n";
   // A site in another file (the prelude) names it; the others are in `source`.
   for (size_t i = 0; i < a.sites.size(); ++i)

@@ -193,7 +193,7 @@ DeviceProgram build_program(const Device &device, const std::string &opencl,
   if (nvidia) p.options += " -DKITE_NVIDIA=1 -cl-nv-verbose";
   if (shape.max_registers > 0)
     p.options += fmt::format(" -cl-nv-maxrregcount={}", shape.max_registers);
-  p.options += fmt::format(" -DKITE_FRAME_STRIDE={}", shape.record_words);
+  p.options += fmt::format(" -DKITE_RECORD_STRIDE={}", shape.record_stride);
   if (shape.map_kernels_min > 0) p.options += fmt::format(" -DKITE_OFFLOAD_MIN={}", shape.map_kernels_min);
   if (shape.lanes > 1) {
     p.options +=

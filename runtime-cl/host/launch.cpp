@@ -62,8 +62,8 @@ DeviceRun::DeviceRun(const Device &device, DeviceProgram &program, const RunShap
         "main's array arguments need {} bytes of device heap, which holds {} (try --heap)",
         args.heap.size() * sizeof(int64_t), shape.heap_longs * sizeof(int64_t)));
   }
-  size_t frame_bytes = size_t(shape.num_frames) * shape.frame_words * sizeof(int64_t);
-  frames_ = create_zeroed(frame_bytes, "the record pool", "--records");
+  size_t pool_bytes = size_t(shape.num_records) * shape.record_words * sizeof(int64_t);
+  pool_ = create_zeroed(pool_bytes, "the record pool", "--records");
   deques_ = create_zeroed(size_t(shape.workers) * shape.deque_cap * sizeof(int64_t),
                           "the task deques", "--deque or --workers");
   deque_ctl_ = create(size_t(shape.workers) * KITE_DEQUE_CTL_STRIDE * sizeof(int32_t),
@@ -89,7 +89,7 @@ DeviceRun::DeviceRun(const Device &device, DeviceProgram &program, const RunShap
   ctl64[KITE_CTL64_HEAP_BUMP] = static_cast<int64_t>(args.heap.size());
   std::array<int32_t, KITE_PARAM_COUNT> params{};
   params[KITE_PARAM_NUM_WORKERS] = static_cast<int32_t>(shape.workers);
-  params[KITE_PARAM_NUM_FRAMES] = static_cast<int32_t>(shape.num_frames);
+  params[KITE_PARAM_NUM_RECORDS] = static_cast<int32_t>(shape.num_records);
   params[KITE_PARAM_DEQUE_CAP] = static_cast<int32_t>(shape.deque_cap);
   params[KITE_PARAM_PRINT_CAP] = static_cast<int32_t>(shape.print_cap);
   params[KITE_PARAM_MODE] = KITE_MODE_RUN;
@@ -110,11 +110,11 @@ DeviceRun::DeviceRun(const Device &device, DeviceProgram &program, const RunShap
     throw RunError(fmt::format(
         "cannot allocate {:.0f} MiB of device memory for the record pool, deques and heap (try "
         "--records, --deque, --workers or --heap)",
-        mib(frame_bytes + size_t(shape.workers) * shape.deque_cap * sizeof(int64_t) + heap_bytes)));
+        mib(pool_bytes + size_t(shape.workers) * shape.deque_cap * sizeof(int64_t) + heap_bytes)));
   }
   check_cl(err, "cannot initialise device memory");
   bind(program_.kernel.get(),
-       {&frames_, &deques_, &deque_ctl_, &printbuf_, &ctl_, &ctl64_, &stats_, &params_, &heap_});
+       {&pool_, &deques_, &deque_ctl_, &printbuf_, &ctl_, &ctl64_, &stats_, &params_, &heap_});
 }
 
 DeviceRun::~DeviceRun() = default;
@@ -304,7 +304,7 @@ void DeviceRun::run_waiting_maps(int32_t waiting) {
       it->second = Kernel(clCreateKernel(program_.program.get(), name.c_str(), &err));
       check_cl(err, fmt::format("internal: cannot create the kernel {}", name));
       bind(it->second.get(),
-           {&frames_, &deques_, &deque_ctl_, &printbuf_, &ctl_, &ctl64_, &stats_, &params_, &heap_});
+           {&pool_, &deques_, &deque_ctl_, &printbuf_, &ctl_, &ctl64_, &stats_, &params_, &heap_});
     }
     cl_kernel kernel = it->second.get();
     const cl_int first_arg = static_cast<cl_int>(first);

@@ -17,8 +17,8 @@ namespace kite::host {
 // Sizes of one run; every count fits the ABI's int params.
 struct RunShape {
   uint32_t workers = 0;      // work-groups, one worker each
-  uint32_t num_frames = 0;   // records in the pool
-  uint32_t frame_words = 0;  // longs per record
+  uint32_t num_records = 0;   // records in the pool
+  uint32_t record_words = 0;  // longs per record
   uint32_t deque_cap = 0;    // entries per deque, a power of two
   uint32_t print_cap = 0;    // longs in printbuf
   uint32_t print_limit = 0;  // ctl[KITE_CTL_PRINT_LIMIT]
@@ -93,7 +93,7 @@ class DeviceRun {
   DeviceProgram &program_;
   RunShape shape_;
   std::vector<std::unique_ptr<LazyZeroMemory>> host_memory_;  // outlives the buffers below
-  Buffer frames_, deques_, deque_ctl_, printbuf_, ctl_, ctl64_, stats_, params_, heap_;
+  Buffer pool_, deques_, deque_ctl_, printbuf_, ctl_, ctl64_, stats_, params_, heap_;
   volatile int32_t *host_ctl_ = nullptr;  // ctl_'s memory when the device uses it in place
   Queue stop_queue_;                      // else request_stop writes through this queue
   std::vector<Span> spans_;

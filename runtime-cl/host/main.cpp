@@ -358,13 +358,13 @@ RunShape choose_shape(const Options &o, const Device &device, uint32_t workers,
   RunShape s;
   s.workers = workers;
   if (!o.trace.empty()) s.trace_cap = kTraceSpansPerWorker;
-  s.frame_words = worker.record_words;
-  const uint64_t frame_bytes = uint64_t(worker.record_words) * sizeof(int64_t);
+  s.record_words = worker.record_stride;
+  const uint64_t pool_bytes = uint64_t(worker.record_stride) * sizeof(int64_t);
   if (o.records) {
-    s.num_frames = static_cast<uint32_t>(*o.records);
+    s.num_records = static_cast<uint32_t>(*o.records);
   } else {
     uint64_t budget = std::min({device.global_mem / 4, uint64_t(device.max_alloc), kMaxPoolBytes});
-    s.num_frames = static_cast<uint32_t>(std::clamp<uint64_t>(budget / frame_bytes, 1, kIntMax));
+    s.num_records = static_cast<uint32_t>(std::clamp<uint64_t>(budget / pool_bytes, 1, kIntMax));
   }
   s.deque_cap = static_cast<uint32_t>(
       o.deque.value_or(device.is_cpu() ? kDefaultDequeCapCpu : kDefaultDequeCapGpu));
@@ -394,7 +394,7 @@ RunShape choose_shape(const Options &o, const Device &device, uint32_t workers,
 }
 
 // The shape of a worker: its lanes and its local queue.
-WorkerShape choose_worker_shape(const Options &o, const Device &device, uint32_t frame_words) {
+WorkerShape choose_worker_shape(const Options &o, const Device &device, uint32_t record_words) {
   WorkerShape w;
   // On a GPU a record that shares a cache line with its neighbours shares
   // the line's traffic too: 32 lanes touch 32 records at once, and their
@@ -404,7 +404,7 @@ WorkerShape choose_worker_shape(const Options &o, const Device &device, uint32_t
   uint64_t align =
       o.record_align.value_or(device.is_cpu() || device.cache_line < 8 ? 8 : device.cache_line);
   const uint32_t per_line = static_cast<uint32_t>(align / 8);
-  w.record_words = (frame_words + per_line - 1) / per_line * per_line;
+  w.record_stride = (record_words + per_line - 1) / per_line * per_line;
   w.lanes = static_cast<uint32_t>(
       o.lanes.value_or(device.is_cpu() || device.simd_width == 0 ? 1 : device.simd_width));
   if (w.lanes > device.max_group) {
@@ -556,8 +556,8 @@ void print_stats(const Report &r) {
   int64_t bump = r.ctl[KITE_CTL_BUMP];
   fmt::print(stderr,
              "kite-run: stats: record pool used      {} of {} records ({:.1f} of {:.1f} MiB)\n",
-             bump, s.num_frames, double(bump) * s.frame_words * 8 / (1 << 20),
-             double(s.num_frames) * s.frame_words * 8 / (1 << 20));
+             bump, s.num_records, double(bump) * s.record_words * 8 / (1 << 20),
+             double(s.num_records) * s.record_words * 8 / (1 << 20));
   // The bump pointer passes the end when an allocation fails: show it full.
   const uint64_t heap_used =
       std::clamp<int64_t>(r.ctl64[KITE_CTL64_HEAP_BUMP], 0, int64_t(s.heap_longs));
@@ -750,7 +750,7 @@ int run(const Options &o) {
   const bool notice = isatty(STDERR_FILENO) != 0;
   DeviceProgram program = build_program(
       device, artifact.opencl,
-      choose_worker_shape(o, device, static_cast<uint32_t>(artifact.frame_words)), cache, notice);
+      choose_worker_shape(o, device, static_cast<uint32_t>(artifact.record_words)), cache, notice);
   report.setup_ms = ms_since(setup_start);
   report.binary_cached = program.from_cache;
 

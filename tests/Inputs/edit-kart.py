@@ -5,7 +5,7 @@ of kite-run's integrity checks.
 usage: edit-kart.py in.kart [--keep-checksum] [--corrupt] [[--add] line...] > out.kart
 
 Each line argument replaces the header line with the same first word
-("frame-words 4", "kitec 0.0.1"); after --add, it is added before the
+("record-words 4", "kitec 0.0.1"); after --add, it is added before the
 "opencl" line instead ("string 2 \"extra\""). The checksum line is then recomputed, so
 that only kite-run's other checks can notice the change, unless
 --keep-checksum is given. --corrupt flips one bit of a byte in the middle of

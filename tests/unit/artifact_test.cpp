@@ -44,7 +44,7 @@ TEST_CASE("an artifact reads back as it was written, with or without a #! line")
     CHECK(b.params[0].type == "int");
     CHECK(b.result == "int");
     CHECK(b.strings == a.strings);
-    CHECK(b.frame_words == a.frame_words);
+    CHECK(b.record_words == a.record_words);
     CHECK(b.opencl == a.opencl);
   }
 }
@@ -77,5 +77,5 @@ TEST_CASE("the artifact names the kitec that wrote it, and kite-run refuses anot
 
 TEST_CASE("a Kite source is not taken for an artifact") {
   CHECK_FALSE(kite::host::looks_like_artifact("task main() {}\n"));
-  CHECK_FALSE(kite::host::looks_like_artifact("// kite-artifact 2\n"));
+  CHECK_FALSE(kite::host::looks_like_artifact("// kite-artifact 3\n"));
 }

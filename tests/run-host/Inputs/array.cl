@@ -1,7 +1,7 @@
 //! param n int
 //! param a array<array<int>>
 //! result array<int>
-//! frame-words 8
+//! record-words 8
 __kernel void kite_uber(KITE_TEST_ARGS) {
   ctl[KITE_CTL_DONE] = 1;
 }

@@ -1,6 +1,6 @@
 //! param a array<int>
 //! result array<int>
-//! frame-words 8
+//! record-words 8
 /* Returns its array argument (make-kart.py's overrides pick the types). */
 __kernel void kite_uber(KITE_TEST_ARGS) {
   if (kite_test_probe(ctl, params)) return;

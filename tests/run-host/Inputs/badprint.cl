@@ -1,6 +1,6 @@
 //! result unit
 //! string 0 "only string"
-//! frame-words 8
+//! record-words 8
 /* A good record, then one naming a string that does not exist, then a header
  * that claims more items than the buffer holds. `which` picks the bad one. */
 __kernel void kite_uber(KITE_TEST_ARGS) {

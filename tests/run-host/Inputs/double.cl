@@ -2,7 +2,7 @@
 //! result int
 //! string 0 "answer:"
 //! string 1 "tab\there \"quoted\" \\ done"
-//! frame-words 16
+//! record-words 16
 /* Worker 0 prints a few records of every item type and returns 2 * n. */
 __kernel void kite_uber(KITE_TEST_ARGS) {
   if (kite_test_probe(ctl, params)) return;

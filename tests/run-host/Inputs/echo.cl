@@ -4,7 +4,7 @@
 //! param d double
 //! param b bool
 //! result double
-//! frame-words 8
+//! record-words 8
 /* Prints main's five arguments back as the device received them, plus the
  * raw bits of each (to check sign extension and float placement), and returns
  * d / 4. */

@@ -4,7 +4,7 @@
 //! string 0 "before the error"
 //! site 0 3 14
 //! site 1 12 7
-//! frame-words 8
+//! record-words 8
 /* Prints one line, then stops with run-time error `code` at `site`, with
  * operands A = 7, B = 5 (code 0: no error, result 99). */
 __kernel void kite_uber(KITE_TEST_ARGS) {

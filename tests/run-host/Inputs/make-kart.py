@@ -5,7 +5,7 @@ usage: make-kart.py kernel.cl [line...] > prog.kart
        make-kart.py --seal text.kart > prog.kart
 
 Lines of kernel.cl that start with "//! " are the artifact's metadata lines,
-copied in order (param, result, string, site, frame-words, ...). Each extra
+copied in order (param, result, string, site, record-words, ...). Each extra
 argument replaces one of them: "param NAME TYPE" the param line of NAME, any
 other the line with the same first word ("result array<double>"). The OpenCL
 source is what kitec would write: the #defines of the counts in the header,
@@ -63,9 +63,9 @@ def count(word):
     return sum(1 for line in meta if line.split()[0] == word)
 
 
-frame_words = [line.split()[1] for line in meta if line.split()[0] == "frame-words"]
+record_words = [line.split()[1] for line in meta if line.split()[0] == "record-words"]
 defines = "".join("#define %s %s\n" % pair for pair in [
-    ("KITE_FRAME_WORDS", frame_words[0] if frame_words else "0"),
+    ("KITE_RECORD_WORDS", record_words[0] if record_words else "0"),
     ("KITE_STRING_COUNT", count("string")),
     ("KITE_SITE_COUNT", count("site")),
     ("KITE_MAIN_PARAM_COUNT", count("param")),
@@ -74,7 +74,7 @@ source = defines + open(abi).read() + open(os.path.join(here, "probe.cl")).read(
 if not source.endswith("\n"):
     source += "\n"
 data = source.encode()
-body = b"kite-artifact 2\n" + ("kitec %s\n" % version).encode()
+body = b"kite-artifact 3\n" + ("kitec %s\n" % version).encode()
 body += ("source " + os.path.basename(kernel_path).replace(".cl", ".kite") + "\n").encode()
 for line in meta:
     body += (line + "\n").encode()

@@ -1,7 +1,7 @@
 //! param which int
 //! result unit
 //! string 0 "s"
-//! frame-words 8
+//! record-words 8
 /* Print records with lists, tuples and ranges. which = 0: good ones; 1: a
  * list claiming more items than the record has; 2: a record that ends
  * inside a list. */

@@ -1,6 +1,6 @@
 //! result unit
 //! string 0 "kept"
-//! frame-words 8
+//! record-words 8
 /* Scheduler bug: a reservation runs past the end of the buffer and no error
  * is raised. kite-run prints what is whole and reports the overflow itself. */
 __kernel void kite_uber(KITE_TEST_ARGS) {

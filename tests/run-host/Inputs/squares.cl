@@ -1,6 +1,6 @@
 //! param n int
 //! result array<int>
-//! frame-words 8
+//! record-words 8
 /* Allocates an array of n ints from the heap as the scheduler does (atomic
  * add on the bump pointer, KITE_ERR_HEAP past the end) and fills it with
  * i * i. n = -1 returns null (ref 0); n = -2 a ref outside the heap. */

@@ -4,7 +4,7 @@
 //! param d array<double>
 //! param b array<bool>
 //! result long
-//! frame-words 8
+//! record-words 8
 /* Reads main's five array arguments from the heap. Prints their refs, the
  * heap's bump pointer and size, and the sum of heap[0 .. KITE_HEAP_FIRST)
  * (zero); then, when they have at most 64 elements in all, each array as a

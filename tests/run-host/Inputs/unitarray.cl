@@ -1,5 +1,5 @@
 //! result array<array<int>>
-//! frame-words 8
+//! record-words 8
 /* Returns a heap value, which kite-run cannot print yet. */
 __kernel void kite_uber(KITE_TEST_ARGS) {
   if (kite_test_probe(ctl, params)) return;

@@ -1,6 +1,6 @@
 //! param n long
 //! result unit
-//! frame-words 8
+//! record-words 8
 /* Every worker prints numbers 0 .. n-1 taken from a shared counter, one per
  * line; when the print buffer passes its limit the workers leave (YIELD) and
  * kite-run drains it and relaunches. ctl64[6] counts numbers taken, ctl64[7]
