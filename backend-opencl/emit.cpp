@@ -1,3 +1,4 @@
+// Code generation: the CPS program to the OpenCL C of the uber-kernel and the loop kernels.
 #include "backend-opencl/emit.h"
 
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// The pipeline: every pass, in order, in one function (compile).
 #include "driver/pipeline.h"
 
 #include <sys/stat.h>

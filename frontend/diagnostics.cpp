@@ -1,3 +1,4 @@
+// Diagnostics: errors and warnings with source locations, and the -W flags.
 #include "frontend/diagnostics.h"
 
 #include <algorithm>

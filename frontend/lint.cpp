@@ -1,3 +1,4 @@
+// Warnings on the checked AST: -Wshadow, -Wunused, -Wprint-format.
 #include "frontend/lint.h"
 
 #include <fmt/format.h>

@@ -1,3 +1,4 @@
+// The prelude: the tasks of stdlib/prelude.kite that a program uses join it.
 #include "frontend/prelude.h"
 
 #include <set>

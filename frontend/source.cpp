@@ -1,3 +1,4 @@
+// Source files: their text, lines and locations.
 #include "frontend/source.h"
 
 namespace kite {

@@ -1,3 +1,4 @@
+// Types, interned: each distinct type is one object.
 #include "frontend/types.h"
 
 namespace kite {

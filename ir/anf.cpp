@@ -1,3 +1,4 @@
+// ANF: block flattening, return motion, then one task call per statement.
 #include "ir/anf.h"
 
 #include <algorithm>

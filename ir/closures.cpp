@@ -1,3 +1,4 @@
+// Closure conversion: anonymous tasks read what they capture from their closure.
 #include "ir/closures.h"
 
 #include <algorithm>

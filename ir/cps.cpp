@@ -1,7 +1,9 @@
+// CPS lowering: nested task graphs to blocks, join counters and signals.
 #include "ir/cps.h"
 
 #include "frontend/check.h"
 #include "ir/kernels.h"
+#include "ir/local_arrays.h"
 
 #include <map>
 #include <ostream>
@@ -10,95 +12,6 @@
 namespace kite::cps {
 
 namespace {
-
-// Finds the arrays of a task that never leave it (Task::local_arrays).
-class LocalArrays {
- public:
-  std::vector<const ast::VarDecl *> find(const ast::TaskDecl &t) {
-    visit(t.body, false);
-    std::vector<const ast::VarDecl *> out;
-    for (const ast::VarDecl *v : candidates_)
-      if (!escapes_.count(v)) out.push_back(v);
-    return out;
-  }
-
- private:
-  void visit(const ast::StmtList &list, bool in_loop) {
-    for (auto &st : list) visit(*st, in_loop);
-  }
-
-  void visit(const ast::Stmt &st, bool in_loop) {
-    using ast::StmtKind;
-    if (st.kind == StmtKind::Decl && st.vars.size() == 1 && st.expr &&
-        st.expr->kind == ast::ExprKind::New && st.expr->children.size() == 1 && !in_loop)
-      candidates_.push_back(st.vars[0].get());
-    if (st.kind == StmtKind::Assign && st.target->kind == ast::ExprKind::Name)
-      escapes_.insert(st.target->var);
-    if (st.target) use(*st.target);
-    bool loop = st.kind == StmtKind::For || st.kind == StmtKind::Map || st.kind == StmtKind::While;
-    if (st.expr) {
-      if (loop && st.kind != StmtKind::While && st.expr->kind == ast::ExprKind::Name) {
-        // The loop's collection: its elements are used in the body.
-      } else {
-        use(*st.expr);
-      }
-    }
-    visit(st.body, in_loop || loop);
-    visit(st.else_body, in_loop || loop);
-    for (auto &b : st.branches) visit(b.body, in_loop);
-  }
-
-  // Any use of a name other than those below lets the array escape.
-  void use(const ast::Expr &e) {
-    using ast::ExprKind;
-    if (e.kind == ExprKind::Name) {
-      if (e.var) escapes_.insert(e.var);
-      return;
-    }
-    if (e.kind == ExprKind::Index && e.children[0]->kind == ExprKind::Name) {
-      use(*e.children[1]);
-      return;
-    }
-    if (e.kind == ExprKind::Call && e.children[0]->kind == ExprKind::Name &&
-        (e.children[0]->builtin == int(Builtin::length_) ||
-         e.children[0]->builtin == int(Builtin::print_))) {
-      for (size_t i = 1; i < e.children.size(); ++i)
-        if (e.children[i]->kind != ExprKind::Name) use(*e.children[i]);
-      return;
-    }
-    for (auto &c : e.children)
-      if (c) use(*c);
-    for (auto &f : e.fields)
-      if (f.value) use(*f.value);
-    if (e.anon) escape_all(e.anon->body);
-  }
-
-  // Inside an anonymous task every mention escapes.
-  void escape_all(const ast::StmtList &list) {
-    for (auto &st : list) {
-      if (st->expr) escape_names(*st->expr);
-      if (st->target) escape_names(*st->target);
-      escape_all(st->body);
-      escape_all(st->else_body);
-      for (auto &b : st->branches) escape_all(b.body);
-    }
-  }
-  void escape_names(const ast::Expr &e) {
-    if (e.var) escapes_.insert(e.var);
-    for (auto &c : e.children)
-      if (c) escape_names(*c);
-    for (auto &f : e.fields)
-      if (f.value) escape_names(*f.value);
-    if (e.anon) escape_all(e.anon->body);
-  }
-
-  std::vector<const ast::VarDecl *> candidates_;
-  std::set<const ast::VarDecl *> escapes_;
-};
-
-std::vector<const ast::VarDecl *> local_arrays(const ast::TaskDecl &t) {
-  return LocalArrays().find(t);
-}
 
 class Lowering {
  public:
@@ -136,15 +49,7 @@ class Lowering {
 
     // The parallel ancestors of each node, through non-parallel nodes.
     size_t n = g.nodes.size();
-    std::vector<std::set<int>> ancestors(n);
-    std::vector<std::vector<int>> preds(n);
-    for (auto [from, to] : g.edges) preds[to].push_back(from);
-    for (size_t i = 0; i < n; ++i) {
-      for (int p : preds[i]) {
-        if (g.nodes[p]->parallel()) ancestors[i].insert(p);
-        else ancestors[i].insert(ancestors[p].begin(), ancestors[p].end());
-      }
-    }
+    std::vector<std::set<int>> ancestors = ntg::parallel_ancestors(g);
 
     // One block per distinct ancestor set; the empty set is the entry.
     std::map<std::set<int>, int> block_of_set;
@@ -179,7 +84,7 @@ class Lowering {
     std::map<int, std::set<int>> waits_nodes, waits_blocks;
     for (size_t i = 0; i < n; ++i) {
       int b = block_of_node[i];
-      for (int p : preds[i]) {
+      for (int p : g.preds(int(i))) {
         if (g.nodes[p]->parallel()) waits_nodes[b].insert(g.nodes[p]->id);
         else if (block_of_node[p] != b) waits_blocks[b].insert(block_of_node[p]);
       }
@@ -567,53 +472,6 @@ class Lowering {
   int next_slot_ = 0;
 };
 
-void dump_ops(const std::vector<Op> &ops, int indent, std::ostream &out) {
-  std::string pad(indent, ' ');
-  for (const Op &op : ops) {
-    switch (op.kind) {
-      case OpKind::Exec: out << pad << ntg::to_kite(*op.stmt) << "\n"; break;
-      case OpKind::Spawn:
-        if (op.tail) {
-          out << pad << "tail call " << ntg::to_kite(*op.stmt) << "  => finishes the task\n";
-          break;
-        }
-        out << pad << "spawn " << ntg::to_kite(*op.stmt) << "  => signals n" << op.node << "\n";
-        break;
-      case OpKind::If:
-      case OpKind::Case:
-      case OpKind::Then:
-      case OpKind::For:
-      case OpKind::Map:
-        if (op.parallel) {
-          out << pad << ntg::to_kite(*op.stmt)
-              << (op.reduction.empty() ? ""
-                  : std::string(op.reduction.scan ? " as a parallel scan (" : " as a parallel reduction (") +
-                        reductions::describe(op.reduction) + ")")
-              << " starts";
-          for (int g : op.graphs) out << " g" << g;
-          out << "  => signals n" << op.node << "\n";
-        } else {
-          out << pad << ntg::to_kite(*op.stmt) << " inline {\n";
-          for (size_t i = 0; i < op.inline_ops.size(); ++i) {
-            if (i) out << pad << "} {\n";
-            dump_ops(op.inline_ops[i], indent + 2, out);
-          }
-          out << pad << "}\n";
-        }
-        break;
-    }
-  }
-}
-
-// Whether detached node n is spawned by a block of task t.
-bool detached_in_task(const Program &p, int n, int t) {
-  for (const Block &b : p.blocks)
-    if (b.task == t)
-      for (const Op &op : b.ops)
-        if (op.kind == OpKind::Spawn && op.node == n) return true;
-  return false;
-}
-
 }  // namespace
 
 Program lower(const ntg::Program &graphs) {
@@ -621,78 +479,6 @@ Program lower(const ntg::Program &graphs) {
   Lowering l(p, graphs);
   for (auto &tg : graphs.tasks) l.lower_task(tg);
   return p;
-}
-
-void dump(const Program &p, std::ostream &out) {
-  for (const Task &t : p.tasks) {
-    out << "task " << t.decl->name << ": entry code " << p.blocks[t.entry_block].code << ", "
-        << t.record_words << " record slots";
-    if (!t.local_arrays.empty()) {
-      out << ", frees";
-      for (const ast::VarDecl *v : t.local_arrays) out << " " << v->name;
-      out << " at its end";
-    }
-    out << "\n";
-    for (const Graph &g : p.graphs) {
-      if (g.task != int(&t - p.tasks.data())) continue;
-      out << "  graph g" << g.id << ": waits for " << g.outstanding_init << " events (slot "
-          << g.outstanding_slot << ")";
-      switch (g.end) {
-        case GraphEnd::Task: out << ", finishes the task"; break;
-        case GraphEnd::Node: out << ", finishes n" << g.end_node; break;
-        case GraphEnd::StartNext: out << ", then starts b" << g.end_block; break;
-        case GraphEnd::LoopStep: out << ", then steps its loop (b" << g.end_block << ")"; break;
-        case GraphEnd::Iteration: out << ", finishes one iteration of n" << g.end_node; break;
-        case GraphEnd::Chunk: out << ", the calls of a chunk of iterations of n" << g.end_node; break;
-      }
-      out << "\n";
-      for (const Block &loop_block : p.blocks) {
-        if (loop_block.graph != g.id || loop_block.kind == BlockKind::Normal) continue;
-        out << "    block b" << loop_block.id << " (code " << loop_block.code << ") "
-            << (loop_block.kind == BlockKind::Split ? "splits iterations" : "next iteration")
-            << " of n" << loop_block.loop.node
-            << (loop_block.loop.chunked ? ", runs them in chunks" : "")
-            << (loop_block.loop.kernel ? " or as a kernel of its own" : "")
-            << (loop_block.loop.reduction.empty()
-                    ? ""
-                : loop_block.loop.reduction.scan
-                    ? ", a scan: the chunks' totals of " + reductions::describe(loop_block.loop.reduction) +
-                          ", their prefixes in order, then the chunks again from their prefixes"
-                    : ", a reduction: each chunk folds " +
-                          reductions::describe(loop_block.loop.reduction) + " into the task's record")
-            << (loop_block.loop.direct ? ", runs them in chunks, results straight to elements" : "")
-            << "\n";
-        if (loop_block.loop.direct) dump_ops(loop_block.loop.inline_ops[0], 6, out);
-      }
-      for (int b : g.blocks) {
-        const Block &blk = p.blocks[b];
-        out << "    block b" << blk.id;
-        if (blk.code >= 0) out << " (code " << blk.code << ")";
-        if (blk.is_entry) out << " entry";
-        else if (blk.counter_slot < 0) out << " waits for " << blk.counter_init;
-        else out << " waits for " << blk.counter_init << " (slot " << blk.counter_slot << ")";
-        if (blk.starts_graph) out << ", starts the graph";
-        if (!blk.notify.empty()) {
-          out << ", then signals";
-          for (int n : blk.notify) out << " b" << n;
-        }
-        out << "\n";
-        dump_ops(blk.ops, 6, out);
-      }
-    }
-    for (size_t n = 0; n < p.nodes.size(); ++n) {
-      const NodeInfo &info = p.nodes[n];
-      if (info.detached_from >= 0 && p.blocks[t.entry_block].task == int(&t - p.tasks.data()) &&
-          detached_in_task(p, int(n), int(&t - p.tasks.data()))) {
-        out << "  n" << n << " detached: signals its loop n" << info.detached_from << "\n";
-        continue;
-      }
-      if (info.graph < 0 || p.graphs[info.graph].task != int(&t - p.tasks.data())) continue;
-      out << "  n" << n << " signals";
-      for (int b : info.notify) out << " b" << b;
-      out << " g" << info.graph << "\n";
-    }
-  }
 }
 
 }  // namespace kite::cps

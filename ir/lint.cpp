@@ -1,3 +1,4 @@
+// -Wunordered-read: reads of an array that an earlier call of the graph may write.
 #include "ir/lint.h"
 
 #include <fmt/format.h>

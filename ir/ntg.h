@@ -87,4 +87,8 @@ std::vector<ast::VarDecl *> declared_vars(const ast::Stmt &s);
 std::string to_kite(const ast::Expr &e);
 std::string to_kite(const ast::Stmt &s);
 
+// The parallel ancestors of each node of g, through the nodes that are not
+// parallel: nodes with equal sets run in one block (ir/cps.h).
+std::vector<std::set<int>> parallel_ancestors(const Graph &g);
+
 }  // namespace kite::ntg

@@ -1,3 +1,4 @@
+// Reductions: the for loops that run as parallel reductions and scans.
 #include "ir/reductions.h"
 
 #include <map>

@@ -1,3 +1,4 @@
+// Verifiers of the IRs' invariants, run after every pass.
 #include "ir/verify.h"
 
 #include <fmt/format.h>

@@ -1,0 +1,103 @@
+// Local arrays: the arrays a task makes and never lets go of.
+#include "ir/local_arrays.h"
+
+#include <set>
+
+#include "frontend/check.h"
+
+namespace kite::cps {
+
+namespace {
+
+// Finds the arrays of a task that never leave it (Task::local_arrays).
+class LocalArrays {
+ public:
+  std::vector<const ast::VarDecl *> find(const ast::TaskDecl &t) {
+    visit(t.body, false);
+    std::vector<const ast::VarDecl *> out;
+    for (const ast::VarDecl *v : candidates_)
+      if (!escapes_.count(v)) out.push_back(v);
+    return out;
+  }
+
+ private:
+  void visit(const ast::StmtList &list, bool in_loop) {
+    for (auto &st : list) visit(*st, in_loop);
+  }
+
+  void visit(const ast::Stmt &st, bool in_loop) {
+    using ast::StmtKind;
+    if (st.kind == StmtKind::Decl && st.vars.size() == 1 && st.expr &&
+        st.expr->kind == ast::ExprKind::New && st.expr->children.size() == 1 && !in_loop)
+      candidates_.push_back(st.vars[0].get());
+    if (st.kind == StmtKind::Assign && st.target->kind == ast::ExprKind::Name)
+      escapes_.insert(st.target->var);
+    if (st.target) use(*st.target);
+    bool loop = st.kind == StmtKind::For || st.kind == StmtKind::Map || st.kind == StmtKind::While;
+    if (st.expr) {
+      if (loop && st.kind != StmtKind::While && st.expr->kind == ast::ExprKind::Name) {
+        // The loop's collection: its elements are used in the body.
+      } else {
+        use(*st.expr);
+      }
+    }
+    visit(st.body, in_loop || loop);
+    visit(st.else_body, in_loop || loop);
+    for (auto &b : st.branches) visit(b.body, in_loop);
+  }
+
+  // Any use of a name other than those below lets the array escape.
+  void use(const ast::Expr &e) {
+    using ast::ExprKind;
+    if (e.kind == ExprKind::Name) {
+      if (e.var) escapes_.insert(e.var);
+      return;
+    }
+    if (e.kind == ExprKind::Index && e.children[0]->kind == ExprKind::Name) {
+      use(*e.children[1]);
+      return;
+    }
+    if (e.kind == ExprKind::Call && e.children[0]->kind == ExprKind::Name &&
+        (e.children[0]->builtin == int(Builtin::length_) ||
+         e.children[0]->builtin == int(Builtin::print_))) {
+      for (size_t i = 1; i < e.children.size(); ++i)
+        if (e.children[i]->kind != ExprKind::Name) use(*e.children[i]);
+      return;
+    }
+    for (auto &c : e.children)
+      if (c) use(*c);
+    for (auto &f : e.fields)
+      if (f.value) use(*f.value);
+    if (e.anon) escape_all(e.anon->body);
+  }
+
+  // Inside an anonymous task every mention escapes.
+  void escape_all(const ast::StmtList &list) {
+    for (auto &st : list) {
+      if (st->expr) escape_names(*st->expr);
+      if (st->target) escape_names(*st->target);
+      escape_all(st->body);
+      escape_all(st->else_body);
+      for (auto &b : st->branches) escape_all(b.body);
+    }
+  }
+  void escape_names(const ast::Expr &e) {
+    if (e.var) escapes_.insert(e.var);
+    for (auto &c : e.children)
+      if (c) escape_names(*c);
+    for (auto &f : e.fields)
+      if (f.value) escape_names(*f.value);
+    if (e.anon) escape_all(e.anon->body);
+  }
+
+  std::vector<const ast::VarDecl *> candidates_;
+  std::set<const ast::VarDecl *> escapes_;
+};
+
+}  // namespace
+
+std::vector<const ast::VarDecl *> local_arrays(const ast::TaskDecl &t) {
+  return LocalArrays().find(t);
+}
+
+}  // namespace kite::cps
