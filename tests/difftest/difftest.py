@@ -116,13 +116,21 @@ class Runner:
             rc, so, se = run([self.a.kite_run, '--device', 'cpu', exe], self.a.timeout, self.env)
             out.append(Side(name, so, se, rc))
             if opt and self.a.lanes:
-                rc, so, se = run([self.a.kite_run, '--device', 'cpu', '--lanes', str(self.a.lanes), exe],
+                rc, so, se = run([self.a.kite_run, '--device', 'cpu'] + self.wide_flags() + [exe],
                                  self.a.timeout, self.env)
-                out.append(Side(f'kitec, kite-run --lanes {self.a.lanes}', so, se, rc))
+                out.append(Side(f'kitec, kite-run {" ".join(self.wide_flags())}', so, se, rc))
         if self.interp:
             rc, so, se = run([self.interp, src_path], self.a.timeout, self.env)
             out.append(Side('kite-interp', so, se, rc))
         return out
+
+    def wide_flags(self):
+        """kite-run's options for the wide side: the GPU's scheduler, and
+        with --map-kernel-min its loops as kernels of their own."""
+        flags = ['--lanes', str(self.a.lanes)]
+        if self.a.map_kernel_min:
+            flags += ['--map-kernel-min', str(self.a.map_kernel_min)]
+        return flags
 
     # -- one bundle of seeds
     def bundle(self, seeds):
@@ -280,6 +288,8 @@ def main():
                     help='compare only kite-interp with the model (fast: no kernels)')
     ap.add_argument('--lanes', type=int, default=0,
                     help='also run the optimised binary with kite-run --lanes N (wide workers)')
+    ap.add_argument('--map-kernel-min', type=int, default=0,
+                    help='with --lanes: run maps of at least N iterations as kernels of their own there')
     ap.add_argument('--quiet', action='store_true')
     args = ap.parse_args()
     if args.workdir:
@@ -297,7 +307,7 @@ def main():
     seeds = args.seeds
     chunks = [seeds[i:i + args.bundle] for i in range(0, len(seeds), args.bundle)]
     r.log(f'{len(seeds)} programs in {len(chunks)} bundles, {args.jobs} jobs; sides: kitec, '
-          + (f'kitec with kite-run --lanes {args.lanes}, ' if args.lanes else '')
+          + (f'kitec with kite-run {" ".join(r.wide_flags())}, ' if args.lanes else '')
           + 'kitec -O0' + (', kite-interp' if r.interp else '') + ', model')
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as ex:
         futs = [ex.submit(r.bundle, c) for c in chunks]
