@@ -33,12 +33,16 @@ struct ById {
 };
 using VarSet = std::set<const VarDecl *, ById>;
 
-std::string c_type(const Type *t) {
+// How a value of a type is held in C and in a record slot: the one switch
+// over TypeKind that the helpers below share.
+enum class Repr { Int, Float, Double, Long };
+
+Repr repr(const Type *t) {
   switch (t->kind) {
     case TypeKind::Int:
-    case TypeKind::Bool: return "int";
-    case TypeKind::Float: return "float";
-    case TypeKind::Double: return "double";
+    case TypeKind::Bool: return Repr::Int;
+    case TypeKind::Float: return Repr::Float;
+    case TypeKind::Double: return Repr::Double;
     case TypeKind::Long:
     case TypeKind::Range:  // both ends in one long
     case TypeKind::Unit:
@@ -48,68 +52,48 @@ std::string c_type(const Type *t) {
     case TypeKind::Array:
     case TypeKind::Tuple:
     case TypeKind::Struct:
-    case TypeKind::Union: return "long";  // heap references, task ids
+    case TypeKind::Union: return Repr::Long;  // heap references, task ids
+  }
+  return Repr::Long;
+}
+
+std::string c_type(const Type *t) {
+  switch (repr(t)) {
+    case Repr::Int: return "int";
+    case Repr::Float: return "float";
+    case Repr::Double: return "double";
+    case Repr::Long: return "long";
   }
   return "long";
 }
 
 // The typed slot accessor (runtime-cl/scheduler.cl) for values of type t.
 const char *slot_macro(const Type *t) {
-  switch (t->kind) {
-    case TypeKind::Int:
-    case TypeKind::Bool: return "KITE_I";
-    case TypeKind::Float: return "KITE_F";
-    case TypeKind::Double: return "KITE_D";
-    case TypeKind::Long:
-    case TypeKind::Range:
-    case TypeKind::Unit:
-    case TypeKind::String:
-    case TypeKind::Future:
-    case TypeKind::Task:
-    case TypeKind::Array:
-    case TypeKind::Tuple:
-    case TypeKind::Struct:
-    case TypeKind::Union: return "KITE_L";
+  switch (repr(t)) {
+    case Repr::Int: return "KITE_I";
+    case Repr::Float: return "KITE_F";
+    case Repr::Double: return "KITE_D";
+    case Repr::Long: return "KITE_L";
   }
   return "KITE_L";
 }
 
 // A value as the raw bits of a long (results, arguments), and back.
 std::string to_bits(const Type *t, const std::string &v) {
-  switch (t->kind) {
-    case TypeKind::Float: return "(long)as_uint(" + v + ")";
-    case TypeKind::Double: return "as_long(" + v + ")";
-    case TypeKind::Int:
-    case TypeKind::Bool: return "(long)(" + v + ")";
-    case TypeKind::Long:
-    case TypeKind::Range:
-    case TypeKind::Unit:
-    case TypeKind::String:
-    case TypeKind::Future:
-    case TypeKind::Task:
-    case TypeKind::Array:
-    case TypeKind::Tuple:
-    case TypeKind::Struct:
-    case TypeKind::Union: return "(" + v + ")";
+  switch (repr(t)) {
+    case Repr::Float: return "(long)as_uint(" + v + ")";
+    case Repr::Double: return "as_long(" + v + ")";
+    case Repr::Int: return "(long)(" + v + ")";
+    case Repr::Long: return "(" + v + ")";
   }
   return "(" + v + ")";
 }
 std::string from_bits(const Type *t, const std::string &bits) {
-  switch (t->kind) {
-    case TypeKind::Float: return "as_float((uint)(" + bits + "))";
-    case TypeKind::Double: return "as_double(" + bits + ")";
-    case TypeKind::Int:
-    case TypeKind::Bool: return "(int)(" + bits + ")";
-    case TypeKind::Long:
-    case TypeKind::Range:
-    case TypeKind::Unit:
-    case TypeKind::String:
-    case TypeKind::Future:
-    case TypeKind::Task:
-    case TypeKind::Array:
-    case TypeKind::Tuple:
-    case TypeKind::Struct:
-    case TypeKind::Union: return "(" + bits + ")";
+  switch (repr(t)) {
+    case Repr::Float: return "as_float((uint)(" + bits + "))";
+    case Repr::Double: return "as_double(" + bits + ")";
+    case Repr::Int: return "(int)(" + bits + ")";
+    case Repr::Long: return "(" + bits + ")";
   }
   return "(" + bits + ")";
 }

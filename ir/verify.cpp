@@ -79,23 +79,22 @@ class AnfVerifier : public ast::Visitor {
 
 }  // namespace
 
-std::string checked_problem(const ast::Program &program) {
+// The first problem a verifier of kind V finds in the program's tasks.
+template <class V>
+std::string first_problem(const ast::Program &program) {
   for (auto &t : program.tasks) {
-    CheckedVerifier v(*t);
+    V v(*t);
     v.visit(t->body);
     if (!v.problem.empty()) return v.problem;
   }
   return "";
 }
 
-std::string anf_problem(const ast::Program &program) {
-  for (auto &t : program.tasks) {
-    AnfVerifier v(*t);
-    v.visit(t->body);
-    if (!v.problem.empty()) return v.problem;
-  }
-  return "";
+std::string checked_problem(const ast::Program &program) {
+  return first_problem<CheckedVerifier>(program);
 }
+
+std::string anf_problem(const ast::Program &program) { return first_problem<AnfVerifier>(program); }
 
 void verify_checked(const ast::Program &program) {
   if (std::string p = checked_problem(program); !p.empty()) internal_error(p);

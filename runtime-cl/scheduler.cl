@@ -692,30 +692,39 @@ void kite_take_resumes(kite_ctx *c) {
   for (int i = c->worker; i < n; i += c->num_workers) kite_push(c, c->ctl64[KITE_CTL64_RESUMES + i], -1);
 }
 
-/* A map kernel's work-item: a context with no worker, no queue and no heap
- * chunk, for the blocks' helpers (errors, lengths, element access). */
-void kite_map_ctx(kite_ctx *c, __global long *pool, __global int *ctl, __global long *ctl64,
-                  __global long *heap, __global int *params) {
+/* The context's buffers and sizes, as every kernel starts it. */
+void kite_ctx_init(kite_ctx *c, __global long *pool, __global long *deques,
+                   __global int *deque_ctl, __global long *printbuf, __global int *ctl,
+                   __global long *ctl64, __global long *heap, __global int *params) {
   c->pool = pool;
-  c->deques = 0;
-  c->deque_ctl = 0;
-  c->printbuf = 0;
+  c->deques = deques;
+  c->deque_ctl = deque_ctl;
+  c->printbuf = printbuf;
   c->ctl = ctl;
   c->ctl64 = ctl64;
   c->heap = heap;
   c->heap_cur = c->heap_end = 0;
 #if KITE_WIDE
   c->heap_free = 0;
-  c->w = 0;
 #else
   for (int k = 0; k < KITE_HEAP_CLASSES; ++k) c->heap_free[k] = 0;
 #endif
-  c->worker = -1;
-  c->lane = 0;
   c->num_workers = params[KITE_PARAM_NUM_WORKERS];
   c->num_records = params[KITE_PARAM_NUM_RECORDS];
   c->deque_mask = params[KITE_PARAM_DEQUE_CAP] - 1;
   c->print_cap = params[KITE_PARAM_PRINT_CAP];
+}
+
+/* A map kernel's work-item: a context with no worker, no queue and no heap
+ * chunk, for the blocks' helpers (errors, lengths, element access). */
+void kite_map_ctx(kite_ctx *c, __global long *pool, __global int *ctl, __global long *ctl64,
+                  __global long *heap, __global int *params) {
+  kite_ctx_init(c, pool, 0, 0, 0, ctl, ctl64, heap, params);
+#if KITE_WIDE
+  c->w = 0;
+#endif
+  c->worker = -1;
+  c->lane = 0;
   c->next = KITE_NONE;
   c->free_head = c->spare = -1;
   c->free_count = 0;
@@ -1390,25 +1399,9 @@ __kernel void kite_uber(__global long *pool, __global long *deques, __global int
 #endif
   kite_ctx ctx;
   kite_ctx *c = &ctx;
-  c->pool = pool;
-  c->deques = deques;
-  c->deque_ctl = deque_ctl;
-  c->printbuf = printbuf;
-  c->ctl = ctl;
-  c->ctl64 = ctl64;
-  c->heap = heap;
-  c->heap_cur = c->heap_end = 0;
-#if KITE_WIDE
-  c->heap_free = 0;
-#else
-  for (int k = 0; k < KITE_HEAP_CLASSES; ++k) c->heap_free[k] = 0;
-#endif
+  kite_ctx_init(c, pool, deques, deque_ctl, printbuf, ctl, ctl64, heap, params);
   c->worker = (int)get_group_id(0);
   c->lane = (int)get_local_id(0);
-  c->num_workers = params[KITE_PARAM_NUM_WORKERS];
-  c->num_records = params[KITE_PARAM_NUM_RECORDS];
-  c->deque_mask = params[KITE_PARAM_DEQUE_CAP] - 1;
-  c->print_cap = params[KITE_PARAM_PRINT_CAP];
   if (c->worker >= c->num_workers) return;
 
   if (params[KITE_PARAM_MODE] == KITE_MODE_PROBE) {

@@ -11,6 +11,7 @@
 #include <optional>
 #include <sstream>
 
+#include "frontend/ast.h"
 #include "host/cl.h"
 
 namespace kite::host {
@@ -265,27 +266,6 @@ uint64_t fnv1a64(std::string_view bytes) {
   return h;
 }
 
-// A string as the artifact's `string` lines spell it (Parser::unescape reads
-// it back): quoted, with C escapes.
-std::string quote(const std::string &text) {
-  std::string out = "\"";
-  for (unsigned char c : text) {
-    switch (c) {
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
-      case '\\': out += "\\\\"; break;
-      case '"': out += "\\\""; break;
-      default:
-        if (c < 0x20 || c == 0x7f)
-          out += fmt::format("\\x{:02x}", c);
-        else
-          out += char(c);
-    }
-  }
-  return out + "\"";
-}
-
 // The text before the last line, "checksum <16 hex digits>", once the
 // checksum matches it: an edited or truncated file goes no further.
 std::string_view checked_body(std::string_view text, const std::string &path) {
@@ -391,7 +371,10 @@ void write_artifact(const Artifact &a, std::ostream &file, const std::string &in
   for (const Param &p : a.params) out << "param " << p.name << " " << p.type << "\n";
   out << "result " << a.result << "\n";
   out << "record-words " << a.record_words << "\n";
-  for (size_t i = 0; i < a.strings.size(); ++i) out << "string " << i << " " << quote(a.strings[i]) << "\n";
+  // Quoted with C escapes, as Kite spells string literals (Parser::unescape
+  // reads them back).
+  for (size_t i = 0; i < a.strings.size(); ++i)
+    out << "string " << i << " " << ast::quote(a.strings[i]) << "\n";
   // A site in another file (the prelude) names it; the others are in `source`.
   for (size_t i = 0; i < a.sites.size(); ++i)
     out << "site " << i << " " << a.sites[i].line << " " << a.sites[i].column
