@@ -3,28 +3,26 @@
 
 #include <sstream>
 
+#include "driver/pipeline.h"
 #include "frontend/check.h"
-#include "frontend/parse.h"
 
 namespace {
 
 using namespace kite;
 
+// A program through kitec's pipeline up to the checked AST (driver/pipeline.h).
 struct Checked {
   SourceFile file;
   std::ostringstream errors;
-  Diagnostics diags;
-  TypeContext types;
-  std::unique_ptr<ast::Program> program;
+  Compilation c;
+  TypeContext &types = c.types;
+  std::unique_ptr<ast::Program> &program = c.program;
   bool ok = true;
-  explicit Checked(const std::string &text) : file("t.kite", text), diags(file, errors) {
-    program = parse(file, diags);
+  explicit Checked(const std::string &text) : file("t.kite", text) {
+    CompileOptions options;
+    options.check_only = true;
+    ok = compile(file, options, errors, c) == 0;
     REQUIRE(program);
-    try {
-      check(*program, types, diags);
-    } catch (const CompileFailed &) {
-      ok = false;
-    }
   }
   // The checked initial value of the first declaration of main.
   const ast::Expr &first_init() {
