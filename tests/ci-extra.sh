@@ -5,10 +5,10 @@
 # failure, sanitizer report or fuzzer finding. docs/testing.md has the
 # details and timings.
 #
-#   tests/ci-extra.sh [FUZZ_SECONDS]    (per target; default 30)
+#   tests/ci-extra.sh [FUZZ_SECONDS]    (per target; default 20)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-fuzz_seconds="${1:-30}"
+fuzz_seconds="${1:-20}"
 jobs="$(nproc)"
 
 SUDO=""
