@@ -1116,29 +1116,14 @@ class Emitter {
       const cps::Block &entry = p_.blocks[p_.graphs[op.graphs[0]].entry_block];
       line(s, 4, "int parent = (int)(f[0] & 0xffffffffL);");
       line(s, 4, "{");
-      std::string accs;
-      for (const reductions::Accumulator &a : op.reduction.accs) {
-        locals_[a.var] = fmt::format("r{}", a.var->id);
-        accs += fmt::format("{} r{} = {}; ", c_type(a.var->type->forced()), a.var->id,
-                            fold_identity(a));
-      }
-      if (!accs.empty()) line(s, 6, accs);
+      declare_accumulators(op, s, 6);
       std::vector<const VarDecl *> promoted = promote_vars(*op.stmt, s, 6, true);
       std::string i = slot(op.stmt->index_var.get());
       line(s, 6, fmt::format("for ({} = lo; {} < hi; {} += step) {{", i, i, i));
       emit_ops(entry.ops, s, 8);
       line(s, 6, "}");
       unpromote_vars(*op.stmt, promoted, s, 6, true);
-      if (!op.reduction.empty()) {
-        line(s, 6, "kite_rec pf = KITE_REC(c, parent);");
-        for (const reductions::Accumulator &a : op.reduction.accs) {
-          locals_.erase(a.var);
-          bool wide = a.var->type->forced()->kind == TypeKind::Long;
-          line(s, 6, fmt::format("kite_fold_{}_{}((volatile __global {} *)&{}, r{});",
-                                 fold_name(a.fold), wide ? "l" : "i", wide ? "long" : "int",
-                                 slot(a.var, "pf"), a.var->id));
-        }
-      }
+      if (!op.reduction.empty()) fold_into_parent(op, "parent", "r{}", s, 6);
       line(s, 4, "}");
       if (op.kernel) emit_map_kernel(b);
       line(s, 4, "int done = (hi - lo + step - 1) / step;");
@@ -1160,6 +1145,32 @@ class Emitter {
     line(s, 4, fmt::format("KITE_I(f, {}) = lo; KITE_I(f, {}) = hi;", op.lo_slot, op.hi_slot));
     line(s, 4, fmt::format("{} = lo;", slot(op.stmt->index_var.get())));
     emit_inline_graph(op.graphs[0], s, 4);
+  }
+
+  // A reduction's accumulators as C variables r<id>, from their folds'
+  // identities (a chunk's or a work-item's share of the loop).
+  void declare_accumulators(const cps::Op &op, std::ostream &s, int ind) {
+    std::string accs;
+    for (const reductions::Accumulator &a : op.reduction.accs) {
+      locals_[a.var] = fmt::format("r{}", a.var->id);
+      accs += fmt::format("{} r{} = {}; ", c_type(a.var->type->forced()), a.var->id, fold_identity(a));
+    }
+    if (!accs.empty()) line(s, ind, accs);
+  }
+
+  // Folds each accumulator's share (`value`, a format of its id) into the
+  // task's record `parent` with one atomic, and ends the accumulators' C
+  // variables.
+  void fold_into_parent(const cps::Op &op, const std::string &parent, const char *value,
+                        std::ostream &s, int ind) {
+    line(s, ind, fmt::format("kite_rec pf = KITE_REC(c, {});", parent));
+    for (const reductions::Accumulator &a : op.reduction.accs) {
+      locals_.erase(a.var);
+      bool wide = a.var->type->forced()->kind == TypeKind::Long;
+      line(s, ind, fmt::format("kite_fold_{}_{}((volatile __global {} *)&{}, {});", fold_name(a.fold),
+                               wide ? "l" : "i", wide ? "long" : "int", slot(a.var, "pf"),
+                               fmt::format(fmt::runtime(value), a.var->id)));
+    }
   }
 
   // The kernel that runs map (or reduction) b.loop as one work-item per
@@ -1185,12 +1196,7 @@ class Emitter {
     line(s, 2, "int i = (int)get_global_id(0);");
     std::map<const VarDecl *, std::string> outer_locals;
     std::swap(locals_, outer_locals);
-    std::string accs;
-    for (const reductions::Accumulator &a : op.reduction.accs) {
-      locals_[a.var] = fmt::format("r{}", a.var->id);
-      accs += fmt::format("{} r{} = {}; ", c_type(a.var->type->forced()), a.var->id, fold_identity(a));
-    }
-    if (!accs.empty()) line(s, 2, accs);
+    declare_accumulators(op, s, 2);
     // A reduction's work-items all reach the barriers below.
     line(s, 2, op.reduction.empty() ? fmt::format("if (i >= KITE_I(f, {})) return;", op.hi_slot)
                                     : fmt::format("if (i < KITE_I(f, {})) {{", op.hi_slot));
@@ -1218,13 +1224,7 @@ class Emitter {
       line(s, 4, "barrier(CLK_LOCAL_MEM_FENCE);");
       line(s, 2, "}");
       line(s, 2, "if (l == 0) {");
-      line(s, 4, "kite_rec pf = KITE_REC(c, (int)(f[0] & 0xffffffffL));");
-      for (const reductions::Accumulator &a : op.reduction.accs) {
-        bool wide = a.var->type->forced()->kind == TypeKind::Long;
-        line(s, 4, fmt::format("kite_fold_{}_{}((volatile __global {} *)&{}, p{}[0]);",
-                               fold_name(a.fold), wide ? "l" : "i", wide ? "long" : "int",
-                               slot(a.var, "pf"), a.var->id));
-      }
+      fold_into_parent(op, "(int)(f[0] & 0xffffffffL)", "p{}[0]", s, 4);
       line(s, 2, "}");
     }
     std::swap(locals_, outer_locals);

@@ -590,48 +590,31 @@ class Checker {
   // it. Only widens: int -> long, double -> float.
   void adapt(Expr &e, Type *want) {
     if (!want || !e.type || !is_literal(e)) return;
-    switch (e.kind) {
-      case ExprKind::IntLit:
-        if (!e.is_long && want->kind == TypeKind::Long) {
-          e.is_long = true;
-          e.type = types_.long_t();
-        }
-        return;
-      case ExprKind::FloatLit:
-        if (!e.is_float32 && want->kind == TypeKind::Float) {
-          e.is_float32 = true;
-          e.type = types_.float_t();
-        }
-        return;
-      case ExprKind::Unary:
-        adapt(*e.children[0], want);
-        e.type = e.children[0]->type;
-        return;
-      case ExprKind::Binary: {
-        // A shift's count keeps its type; the other operators' operands
-        // have the result's type.
-        Expr &l = *e.children[0], &r = *e.children[1];
-        adapt(l, want);
-        if (e.binop == BinaryOp::Shl || e.binop == BinaryOp::Shr) {
-          e.type = l.type;
-          return;
-        }
-        adapt(r, want);
-        if (l.type == r.type) e.type = l.type;
+    // is_literal: an int or float literal, or a unary or binary operator.
+    if (e.kind == ExprKind::IntLit) {
+      if (!e.is_long && want->kind == TypeKind::Long) {
+        e.is_long = true;
+        e.type = types_.long_t();
+      }
+    } else if (e.kind == ExprKind::FloatLit) {
+      if (!e.is_float32 && want->kind == TypeKind::Float) {
+        e.is_float32 = true;
+        e.type = types_.float_t();
+      }
+    } else if (e.kind == ExprKind::Unary) {
+      adapt(*e.children[0], want);
+      e.type = e.children[0]->type;
+    } else {
+      // A shift's count keeps its type; the other operators' operands
+      // have the result's type.
+      Expr &l = *e.children[0], &r = *e.children[1];
+      adapt(l, want);
+      if (e.binop == BinaryOp::Shl || e.binop == BinaryOp::Shr) {
+        e.type = l.type;
         return;
       }
-      case ExprKind::BoolLit:
-      case ExprKind::StringLit:
-      case ExprKind::Name:
-      case ExprKind::Call:
-      case ExprKind::Field:
-      case ExprKind::Index:
-      case ExprKind::Tuple:
-      case ExprKind::Construct:
-      case ExprKind::New:
-      case ExprKind::Range:
-      case ExprKind::AnonTask:
-      case ExprKind::Future: return;  // not literals
+      adapt(r, want);
+      if (l.type == r.type) e.type = l.type;
     }
   }
 

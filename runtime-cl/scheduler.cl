@@ -131,7 +131,7 @@
 #define KITE_MAP_CALL_CHUNK 1
 #endif
 
-/* Maps as kernels of their own: kite-run sets KITE_OFFLOAD_MIN (--offload-min)
+/* Maps as kernels of their own: kite-run sets KITE_OFFLOAD_MIN (--map-kernel-min)
  * to the fewest iterations of a map that it runs as its own kernel; 0:
  * none. The workers leave for the host to launch the waiting maps' kernels
  * as soon as they hold this many iterations in all, or when a worker has
