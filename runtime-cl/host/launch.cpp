@@ -298,23 +298,25 @@ void DeviceRun::run_waiting_maps(int32_t waiting) {
     int64_t longest = 0;
     for (; end < count && maps[end][0] >> 32 == code; ++end) longest = std::max(longest, maps[end][1]);
     auto [it, added] = map_kernels_.try_emplace(code);
+    MapKernel &mk = it->second;
     if (added) {
       cl_int err = CL_SUCCESS;
       std::string name = fmt::format("kite_map_{}", code);
-      it->second = Kernel(clCreateKernel(program_.program.get(), name.c_str(), &err));
+      mk.kernel = Kernel(clCreateKernel(program_.program.get(), name.c_str(), &err));
       check_cl(err, fmt::format("internal: cannot create the kernel {}", name));
-      bind(it->second.get(),
+      bind(mk.kernel.get(),
            {&pool_, &deques_, &deque_ctl_, &printbuf_, &ctl_, &ctl64_, &stats_, &params_, &heap_});
+      // A power of two up to KITE_MAP_GROUP that the kernel's work-groups hold.
+      size_t most = 0;
+      if (clGetKernelWorkGroupInfo(mk.kernel.get(), device_.id, CL_KERNEL_WORK_GROUP_SIZE,
+                                   sizeof most, &most, nullptr) == CL_SUCCESS)
+        while (mk.group > 1 && mk.group > most) mk.group /= 2;
     }
-    cl_kernel kernel = it->second.get();
+    cl_kernel kernel = mk.kernel.get();
+    const size_t group = mk.group;
     const cl_int first_arg = static_cast<cl_int>(first);
     check_cl(clSetKernelArg(kernel, 9, sizeof first_arg, &first_arg),
              "cannot set the argument of a map kernel");
-    size_t group = KITE_MAP_GROUP;
-    size_t most = 0;
-    if (clGetKernelWorkGroupInfo(kernel, device_.id, CL_KERNEL_WORK_GROUP_SIZE, sizeof most, &most,
-                                 nullptr) == CL_SUCCESS)
-      while (group > 1 && group > most) group /= 2;
     const size_t global[2] = {(static_cast<size_t>(longest) + group - 1) / group * group,
                               end - first};
     const size_t local[2] = {group, 1};

@@ -97,7 +97,11 @@ class DeviceRun {
   volatile int32_t *host_ctl_ = nullptr;  // ctl_'s memory when the device uses it in place
   Queue stop_queue_;                      // else request_stop writes through this queue
   std::vector<Span> spans_;
-  std::map<int64_t, Kernel> map_kernels_;  // kite_map_<code>, made when first run
+  struct MapKernel {
+    Kernel kernel;
+    size_t group = KITE_MAP_GROUP;  // work-items per work-group
+  };
+  std::map<int64_t, MapKernel> map_kernels_;  // kite_map_<code>, made when first run
   int32_t resumes_ = 0;                    // ctl[KITE_CTL_RESUMES] as last written
   int64_t maps_run_ = 0, map_launches_ = 0;
   double map_ms_ = 0;
