@@ -14,6 +14,7 @@
 
 #include "frontend/check.h"
 #include "frontend/prelude.h"
+#include "ir/bounds.h"
 #include "runtime_source.h"
 
 namespace kite {
@@ -161,10 +162,14 @@ class Emitter {
   // enters through KITE_FENCE after taking its entry: what the block may
   // read was published to it before that acquire, and the end of the block
   // fences before anything it wrote is handed on.
+  //
+  // `checked`: false where the index is known to be in bounds (a loop's
+  // element at its own index, or an index ir/bounds proved for the loop
+  // being emitted).
   std::string element(const Type *elem, const std::string &array, const std::string &index,
-                      SourceLoc loc) {
+                      SourceLoc loc, bool checked = true) {
     const char *q = loop_depth_ > 0 ? "" : "KITE_DATA ";
-    if (!options_.bounds_checks)
+    if (!options_.bounds_checks || !checked)
       return fmt::format("((({}__global {} *)(c->heap + {} + 1))[{}])", q, c_type(elem), array,
                          index);
     // In a loop that holds the array in a C variable its length is too.
@@ -176,12 +181,15 @@ class Emitter {
   }
 
   // A variable as an lvalue; a loop's element alias is the element itself.
+  // Its index runs from 0 below the length of the loop's collection, which
+  // never changes: no check.
   std::string lvalue(const VarDecl *v) {
+    if (auto it = at_.find(v); it != at_.end()) return it->second;
     if (const Stmt *loop = v->alias_of) {
       const VarDecl *coll = loop->coll_var.get();
       if (coll->type->kind == TypeKind::Range)
         return fmt::format("((int){} + {})", slot(coll) , slot(loop->index_var.get()));
-      return element(v->type, slot(coll), slot(loop->index_var.get()), loop->loc);
+      return element(v->type, slot(coll), slot(loop->index_var.get()), loop->loc, false);
     }
     return slot(v);
   }
@@ -225,7 +233,8 @@ class Emitter {
         return fmt::format("{}(kite_field(c, {}, {}, {}), 0)", slot_macro(t), expr(*e.children[0]),
                            e.field, site(e.loc));
       case ExprKind::Index:
-        return element(t, expr(*e.children[0]), expr(*e.children[1]), e.loc);
+        return element(t, expr(*e.children[0]), expr(*e.children[1]), e.loc,
+                       !in_bounds_.count(&e));
       case ExprKind::Range:
         return fmt::format("kite_range_checked(c, {}, {}, {})", expr(*e.children[0]),
                            expr(*e.children[1]), site(e.loc));
@@ -857,9 +866,27 @@ class Emitter {
       std::string i = slot(st.index_var.get());
       line(s, ind + 2, slot(st.coll_var.get()) + " = " + expr(*st.expr) + ";");
       line(s, ind + 2, fmt::format("int n = {};", loop_length(st)));
-      line(s, ind + 2, fmt::format("for ({} = 0; {} < n; {} += 1) {{", i, i, i));
-      emit_ops(op.inline_ops[0], s, ind + 4);
-      line(s, ind + 2, "}");
+      std::string proof = bounds_proof(st);
+      if (!proof.empty()) {
+        // The loop without the checks ir/bounds proved needless, if the
+        // proof holds; else as written.
+        line(s, ind + 2, fmt::format("if ({}) {{", proof));
+        const std::set<const Expr *> outer = in_bounds_;
+        for (const Expr *e : bounds::hoistable(st)) in_bounds_.insert(e);
+        line(s, ind + 4, fmt::format("for ({} = 0; {} < n; {} += 1) {{", i, i, i));
+        emit_ops(op.inline_ops[0], s, ind + 6);
+        line(s, ind + 4, "}");
+        in_bounds_ = outer;
+        line(s, ind + 2, "} else {");
+        line(s, ind + 4, fmt::format("for ({} = 0; {} < n; {} += 1) {{", i, i, i));
+        emit_ops(op.inline_ops[0], s, ind + 6);
+        line(s, ind + 4, "}");
+        line(s, ind + 2, "}");
+      } else {
+        line(s, ind + 2, fmt::format("for ({} = 0; {} < n; {} += 1) {{", i, i, i));
+        emit_ops(op.inline_ops[0], s, ind + 4);
+        line(s, ind + 2, "}");
+      }
       unpromote_vars(st, promoted, s, ind + 2);
       line(s, ind, "}");
       return;
@@ -875,6 +902,37 @@ class Emitter {
     line(s, ind, "} else {");
     emit_inline_graph(op.graphs[0], s, ind + 2);
     line(s, ind, "}");
+  }
+
+  // The condition under which every index ir/bounds found for `loop` is in
+  // bounds at every iteration (the loop's n iterations counted in `n`, its
+  // variables not yet set); "" if there is none to prove. Each index is
+  // evaluated at the first iteration and the next (kite_affine_in).
+  std::string bounds_proof(const Stmt &loop) {
+    if (!options_.bounds_checks) return "";
+    std::vector<const Expr *> indices = bounds::hoistable(loop);
+    if (indices.empty()) return "";
+    const VarDecl *coll = loop.coll_var.get();
+    const bool range = coll->type->kind == TypeKind::Range;
+    auto at = [&](int k) {
+      at_[loop.index_var.get()] = fmt::format("((int){})", k);
+      if (range && loop.elem_var)
+        at_[loop.elem_var.get()] = k == 0 ? fmt::format("((int){})", slot(coll))
+                                          : fmt::format("as_int((uint){} + 1u)", slot(coll));
+    };
+    std::string proof = "n > 0";
+    for (const Expr *e : indices) {
+      std::string array = expr(*e->children[0]);
+      auto len = lengths_.find(array);
+      at(0);
+      std::string first = expr(*e->children[1]);
+      at(1);
+      std::string next = expr(*e->children[1]);
+      at_.clear();
+      proof += fmt::format(" && kite_affine_in({}, {}, n - 1, {})", first, next,
+                           len != lengths_.end() ? len->second : "kite_length(c, " + array + ")");
+    }
+    return proof;
   }
 
   // A while is a for whose step tests its condition instead of its index.
@@ -1176,30 +1234,34 @@ class Emitter {
   // The kernel that runs map (or reduction) b.loop as one work-item per
   // iteration (kite_offload, in runtime-cl/scheduler.cl): work-item (i, y)
   // runs iteration i of the record that resume entry first + y names, with
-  // the record's variables in C variables, as a chunk does. A reduction's
-  // work-items start their accumulators at their folds' identities; a
-  // work-group folds them in local memory, and its first work-item folds
-  // the group's into the task's record.
+  // the record's variables in C variables, as a chunk does; a work-group
+  // may span several rows, each another map. A reduction's work-items start
+  // their accumulators at their folds' identities; each row of a work-group
+  // folds them in local memory, and its first work-item folds the row's
+  // into the task's record.
   void emit_map_kernel(const cps::Block &b) {
     const cps::Op &op = b.loop;
     std::ostream &s = kernels_;
     s << fmt::format("__kernel void kite_map_{}(__global long *pool, __global long *deques, "
                      "__global int *deque_ctl,\n    __global long *printbuf, __global int *ctl, "
                      "__global long *ctl64, __global long *stats,\n    __global int *params, "
-                     "__global long *heap, int first) {{\n",
+                     "__global long *heap, int first, int count) {{\n",
                      b.code);
     line(s, 2, "kite_ctx ctx;");
     line(s, 2, "kite_ctx *c = &ctx;");
     line(s, 2, "kite_map_ctx(c, pool, ctl, ctl64, heap, params);");
-    line(s, 2, "int rec = (int)(ctl64[KITE_CTL64_RESUMES + first + get_global_id(1)] & 0xffffffffL);");
-    line(s, 2, "kite_rec f = KITE_REC(c, rec);");
+    // Row y of the grid runs map first + y; rows past the last are padding.
+    line(s, 2, "int y = (int)get_global_id(1);");
+    line(s, 2, "int rec = y < count ? (int)(ctl64[KITE_CTL64_RESUMES + first + y] & 0xffffffffL) : -1;");
+    line(s, 2, "kite_rec f = KITE_REC(c, rec < 0 ? 0 : rec);");
     line(s, 2, "int i = (int)get_global_id(0);");
     std::map<const VarDecl *, std::string> outer_locals;
     std::swap(locals_, outer_locals);
     declare_accumulators(op, s, 2);
     // A reduction's work-items all reach the barriers below.
-    line(s, 2, op.reduction.empty() ? fmt::format("if (i >= KITE_I(f, {})) return;", op.hi_slot)
-                                    : fmt::format("if (i < KITE_I(f, {})) {{", op.hi_slot));
+    line(s, 2, op.reduction.empty()
+                   ? fmt::format("if (rec < 0 || i >= KITE_I(f, {})) return;", op.hi_slot)
+                   : fmt::format("if (rec >= 0 && i < KITE_I(f, {})) {{", op.hi_slot));
     const int ind = op.reduction.empty() ? 2 : 4;
     const cps::Block &entry = p_.blocks[p_.graphs[op.graphs[0]].entry_block];
     std::vector<const VarDecl *> promoted = promote_vars(*op.stmt, s, ind, true);
@@ -1208,8 +1270,10 @@ class Emitter {
     unpromote_vars(*op.stmt, promoted, s, ind, true);
     if (!op.reduction.empty()) {
       line(s, 2, "}");
-      // Work-groups of at most KITE_MAP_GROUP work-items (kite-run), a power of two.
-      line(s, 2, "int l = (int)get_local_id(0);");
+      // Work-groups of at most KITE_MAP_GROUP work-items (kite-run), powers
+      // of two on both axes; each row of the group folds its own map's values.
+      line(s, 2, "int x = (int)get_local_id(0);");
+      line(s, 2, "int l = (int)get_local_id(1) * (int)get_local_size(0) + x;");
       for (const reductions::Accumulator &a : op.reduction.accs)
         line(s, 2, fmt::format("__local {} p{}[KITE_MAP_GROUP]; p{}[l] = r{};",
                                c_type(a.var->type->forced()), a.var->id, a.var->id, a.var->id));
@@ -1220,11 +1284,11 @@ class Emitter {
         std::string p = fmt::format("p{}", a.var->id);
         folds += fmt::format("{}[l] = {}; ", p, fold_expr(a, p + "[l]", p + "[l + h]"));
       }
-      line(s, 4, "if (l < h) { " + folds + "}");
+      line(s, 4, "if (x < h) { " + folds + "}");
       line(s, 4, "barrier(CLK_LOCAL_MEM_FENCE);");
       line(s, 2, "}");
-      line(s, 2, "if (l == 0) {");
-      fold_into_parent(op, "(int)(f[0] & 0xffffffffL)", "p{}[0]", s, 4);
+      line(s, 2, "if (x == 0 && rec >= 0) {");
+      fold_into_parent(op, "(int)(f[0] & 0xffffffffL)", "p{}[l]", s, 4);
       line(s, 2, "}");
     }
     std::swap(locals_, outer_locals);
@@ -1737,6 +1801,8 @@ class Emitter {
   }
 
   std::map<std::string, std::string> lengths_;  // array variable -> its length's C variable
+  std::set<const Expr *> in_bounds_;  // indices proved in bounds where they are emitted now
+  std::map<const VarDecl *, std::string> at_;  // a loop variable's value in a bounds proof
   int loop_depth_ = 0;  // loops that call no task around the code being emitted
   int helper_count_ = 0;
   // The C type of a closure's task id: only the kind matters here.

@@ -849,6 +849,16 @@ KITE_DATA __global void *kite_elem_n(kite_ctx *c, long array, int n, int i, int 
                                      (long)i * elem_bytes);
 }
 
+/* Whether an index e(k) that is affine in a loop's variable k (modulo 2^32)
+ * lies in [0, n) for all `steps` + 1 iterations from lo, given e(lo) and
+ * e(lo + 1): the exact line from e(lo) with slope e(lo + 1) - e(lo) (which
+ * fits a long) is in [0, n) at both ends, so at every iteration, where it
+ * equals the wrapped index (ir/bounds.h). */
+int kite_affine_in(int at_lo, int at_next, int steps, long n) {
+  long last = (long)at_lo + (long)as_int((uint)at_next - (uint)at_lo) * (long)steps;
+  return at_lo >= 0 && at_lo < n && last >= 0 && last < n;
+}
+
 /* The address of element i of `array`, checked against its length. */
 KITE_DATA __global void *kite_elem(kite_ctx *c, long array, int i, int elem_bytes, int site) {
   long n = c->heap[array];

@@ -18,6 +18,8 @@ if kite_lanes:
     config.available_features.add("wide")
 if lit_config.params.get("kite_map_kernel_min", ""):
     exec_suffix += "-mapk" + lit_config.params["kite_map_kernel_min"]
+if lit_config.params.get("kite_map_kernel_width", ""):
+    exec_suffix += "-mapw" + lit_config.params["kite_map_kernel_width"]
 config.test_exec_root = os.path.join(lit_config.params.get("kite_bin", "/tmp/kite-lit"), "..", "tests-out" + exec_suffix)
 
 # The OpenCL loader and drivers find their devices through these; the
@@ -48,8 +50,12 @@ run_device = kite_device if kite_device != "interp" else lit_config.params.get("
 lanes_flag = " --lanes " + kite_lanes if kite_lanes else ""
 # --param kite_map_kernel_min=N makes %run run maps of N or more iterations
 # as kernels of their own (kite-run --map-kernel-min; 1: every map that may).
+# --param kite_map_kernel_width=W runs them W work-items per map (and row of
+# a work-group), the group's other rows running other maps.
 kite_map_kernel_min = lit_config.params.get("kite_map_kernel_min", "")
+kite_map_kernel_width = lit_config.params.get("kite_map_kernel_width", "")
 run_flags = lanes_flag + (" --map-kernel-min " + kite_map_kernel_min if kite_map_kernel_min else "")
+run_flags += " --map-kernel-width " + kite_map_kernel_width if kite_map_kernel_width else ""
 config.substitutions.append(("%run-device", os.path.join(bin_dir, "kite-run") + " --device " + run_device + lanes_flag))
 if kite_device == "interp":
     config.substitutions.append(("%run", os.path.join(bin_dir, "kite-interp")))

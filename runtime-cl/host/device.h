@@ -9,6 +9,7 @@
 
 #include "host/cache.h"
 #include "host/cl.h"
+#include "runtime-cl/kite_abi.h"
 
 namespace kite::host {
 
@@ -53,6 +54,7 @@ struct WorkerShape {
   uint32_t max_registers = 0;  // NVIDIA's register limit per work-item; 0: the compiler's
   uint32_t record_stride = 0;   // longs from one record to the next (KITE_RECORD_STRIDE)
   uint32_t map_kernels_min = 0;  // maps this long may run as kernels (KITE_OFFLOAD_MIN); 0: none
+  uint32_t map_width = KITE_MAP_GROUP;  // launches only: a map kernel's work-items per map and row
 };
 
 // What the kernel needs per work-item and work-group (for --stats):

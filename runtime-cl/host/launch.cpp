@@ -313,13 +313,20 @@ void DeviceRun::run_waiting_maps(int32_t waiting) {
         while (mk.group > 1 && mk.group > most) mk.group /= 2;
     }
     cl_kernel kernel = mk.kernel.get();
-    const size_t group = mk.group;
-    const cl_int first_arg = static_cast<cl_int>(first);
-    check_cl(clSetKernelArg(kernel, 9, sizeof first_arg, &first_arg),
-             "cannot set the argument of a map kernel");
-    const size_t global[2] = {(static_cast<size_t>(longest) + group - 1) / group * group,
-                              end - first};
-    const size_t local[2] = {group, 1};
+    // A work-group's rows run as many maps, each row up to map_width
+    // iterations of one map, both powers of two.
+    const size_t maps_here = end - first;
+    size_t width = std::min<size_t>(mk.group, program_.shape.map_width);
+    while (width > 1 && width / 2 >= static_cast<size_t>(longest)) width /= 2;
+    size_t rows = mk.group / width;
+    while (rows > 1 && rows / 2 >= maps_here) rows /= 2;
+    const cl_int args[2] = {static_cast<cl_int>(first), static_cast<cl_int>(maps_here)};
+    for (cl_uint a = 0; a < 2; ++a)
+      check_cl(clSetKernelArg(kernel, 9 + a, sizeof args[a], &args[a]),
+               "cannot set the argument of a map kernel");
+    const size_t global[2] = {(static_cast<size_t>(longest) + width - 1) / width * width,
+                              (maps_here + rows - 1) / rows * rows};
+    const size_t local[2] = {width, rows};
     check_cl(clEnqueueNDRangeKernel(q, kernel, 2, nullptr, global, local, 0, nullptr, nullptr),
              "cannot launch a map kernel");
     map_launches_ += 1;

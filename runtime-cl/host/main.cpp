@@ -86,6 +86,10 @@ constexpr uint32_t kLocalQueuePerLane = 64;
 // 23.6 with 1024; merge sort and cilksort did not change. On a CPU the
 // workers already use every core: 0, off.
 constexpr uint32_t kMapKernelsMin = 1024;
+// Work-items of a map kernel's work-group per map (kite-run
+// --map-kernel-width); the group's other rows run other maps of the same
+// code, which share what they read with it in the cache.
+constexpr uint32_t kMapKernelWidth = 128;
 constexpr uint64_t kDefaultPrintBytes = 8ull << 20;  // 1 Mi longs, or more for many workers
 // Half the print buffer is headroom for the prints in flight when one passes
 // the limit: at least this many longs per work-item (a print of 31 items).
@@ -114,6 +118,7 @@ struct Options {
   std::optional<uint64_t> local_queue;
   std::optional<uint64_t> max_registers;
   std::optional<uint64_t> offload_min;
+  std::optional<uint64_t> map_width;
   std::optional<uint64_t> record_align;
   std::optional<std::string> print_bytes;
   std::optional<std::string> heap;  // --heap as written: 512M
@@ -152,7 +157,7 @@ const std::set<std::string> kFlags = {"-t",         "--time",  "--stats", "--lis
 const std::set<std::string> kValued = {
     "--device",       "--records", "--deque", "--workers", "--lanes",         "--local-queue",
     "--print-buffer", "--heap",    "--trace", "--timeout", "--max-registers", "--record-align",
-    "--map-kernel-min"};
+    "--map-kernel-min", "--map-kernel-width"};
 
 bool is_option(const std::string &token) {
   if (kFlags.count(token) || kValued.count(token)) return true;
@@ -234,6 +239,11 @@ std::optional<int> parse_command_line(int argc, char **argv, Options &o) {
                  "Run a map of at least this many iterations whose body calls no task, allocates "
                  "nothing and prints nothing as an OpenCL kernel of its own, one work-item per "
                  "iteration, while its task waits; 0: never (default: 1024 on a GPU, 0 on a CPU)")
+      ->type_name("N");
+  app.add_option("--map-kernel-width", o.map_width,
+                 "Work-items of a map kernel's work-group that run one map, a power of two up to "
+                 "128; the group's other rows run other maps (default: " +
+                     std::to_string(kMapKernelWidth) + ")")
       ->type_name("N");
   app.add_option("--print-buffer", o.print_bytes,
                  "Bytes of device print buffer, with an optional K, M or G suffix (default: "
@@ -424,6 +434,13 @@ WorkerShape choose_worker_shape(const Options &o, const Device &device, uint32_t
     throw RunError(fmt::format("--map-kernel-min must be at most {}, not {}", INT32_MAX, *o.offload_min));
   w.map_kernels_min =
       static_cast<uint32_t>(o.offload_min.value_or(device.is_cpu() ? 0 : kMapKernelsMin));
+  if (o.map_width) {
+    uint64_t m = *o.map_width;
+    if (m == 0 || m > KITE_MAP_GROUP || (m & (m - 1)) != 0)
+      throw RunError(fmt::format("--map-kernel-width must be a power of two up to {}, not {}",
+                                 KITE_MAP_GROUP, m));
+  }
+  w.map_width = static_cast<uint32_t>(o.map_width.value_or(kMapKernelWidth));
   if (w.lanes == 1) {
     if (o.local_queue) throw RunError("--local-queue needs wide workers (--lanes 2 or more)");
     return w;
