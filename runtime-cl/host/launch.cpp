@@ -314,12 +314,13 @@ void DeviceRun::run_waiting_maps(int32_t waiting) {
     }
     cl_kernel kernel = mk.kernel.get();
     // A work-group's rows run as many maps, each row up to map_width
-    // iterations of one map, both powers of two.
+    // iterations of one map (more when there are fewer maps than rows),
+    // both powers of two.
     const size_t maps_here = end - first;
-    size_t width = std::min<size_t>(mk.group, program_.shape.map_width);
-    while (width > 1 && width / 2 >= static_cast<size_t>(longest)) width /= 2;
-    size_t rows = mk.group / width;
+    size_t rows = mk.group / std::min<size_t>(mk.group, program_.shape.map_width);
     while (rows > 1 && rows / 2 >= maps_here) rows /= 2;
+    size_t width = mk.group / rows;
+    while (width > 1 && width / 2 >= static_cast<size_t>(longest)) width /= 2;
     const cl_int args[2] = {static_cast<cl_int>(first), static_cast<cl_int>(maps_here)};
     for (cl_uint a = 0; a < 2; ++a)
       check_cl(clSetKernelArg(kernel, 9 + a, sizeof args[a], &args[a]),
