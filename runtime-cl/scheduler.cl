@@ -303,13 +303,6 @@ void kite_start_main(kite_ctx *c);
 
 /* ---- Errors --------------------------------------------------------------- */
 
-/* On a GPU never inlined: a check's failing side is then one call, and a
- * loop that checks its indices keeps its registers for the work (an H200:
- * cilksort 10^7 95 -> 83 ms, merge sort 10^6 880 -> 750 ms). On PoCL the
- * inlined one is faster (2 cores: cilksort 10^6 101 ms inlined, 108 not). */
-#if KITE_GPU
-__attribute__((noinline))
-#endif
 void kite_error(kite_ctx *c, int kind, int site, long a, long b) {
   if (atomic_cmpxchg(&c->ctl[KITE_CTL_ERROR], 0, kind) == 0) {
     c->ctl[KITE_CTL_ERROR_SITE] = site;
