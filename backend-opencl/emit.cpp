@@ -172,12 +172,15 @@ class Emitter {
     if (!options_.bounds_checks || !checked)
       return fmt::format("((({}__global {} *)(c->heap + {} + 1))[{}])", q, c_type(elem), array,
                          index);
+    // In a loop a bad index is reported when the loop nest ends
+    // (kite_loop_elem_n, unpromote_vars).
+    const char *fn = loop_depth_ > 0 ? "kite_loop_elem" : "kite_elem";
     // In a loop that holds the array in a C variable its length is too.
     if (auto it = lengths_.find(array); it != lengths_.end())
-      return fmt::format("(*({}__global {} *)kite_elem_n(c, {}, {}, {}, {}, {}))", q,
-                         c_type(elem), array, it->second, index, is_wide(elem) ? 8 : 4, site(loc));
-    return fmt::format("(*({}__global {} *)kite_elem(c, {}, {}, {}, {}))", q, c_type(elem),
-                       array, index, is_wide(elem) ? 8 : 4, site(loc));
+      return fmt::format("(*({}__global {} *){}_n(c, {}, {}, {}, {}, {}))", q, c_type(elem), fn,
+                         array, it->second, index, is_wide(elem) ? 8 : 4, site(loc));
+    return fmt::format("(*({}__global {} *){}(c, {}, {}, {}, {}))", q, c_type(elem), fn, array,
+                       index, is_wide(elem) ? 8 : 4, site(loc));
   }
 
   // A variable as an lvalue; a loop's element alias is the element itself.
@@ -1514,6 +1517,7 @@ class Emitter {
   void unpromote_vars(const Stmt &loop, const std::vector<const VarDecl *> &promoted,
                       std::ostream &s, int ind, bool chunk = false) {
     --loop_depth_;
+    if (loop_depth_ == 0 && options_.bounds_checks) line(s, ind, "kite_loop_faults(c);");
     VarSet written;
     if (loop.index_var) written = {loop.index_var.get(), loop.coll_var.get()};
     vars_in(loop.body, VarUse::Written, written);

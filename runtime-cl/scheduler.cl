@@ -269,6 +269,10 @@ typedef struct {
    * rounds since they changed (lane 0 of a wide worker). */
   long offload_seen;
   int offload_quiet;
+  /* A bad index met inside a loop nest that calls no task, reported when
+   * the nest ends (kite_loop_faults): its site (-1: none), index, length. */
+  int fault_site, fault_index;
+  long fault_length;
 #if KITE_WIDE
   __local kite_worker *w;
 #endif
@@ -304,6 +308,12 @@ void kite_start_main(kite_ctx *c);
 /* ---- Errors --------------------------------------------------------------- */
 
 void kite_error(kite_ctx *c, int kind, int site, long a, long b) {
+  if (c->fault_site >= 0) { /* a bad index came first */
+    kind = KITE_ERR_INDEX;
+    site = c->fault_site;
+    a = c->fault_index;
+    b = c->fault_length;
+  }
   if (atomic_cmpxchg(&c->ctl[KITE_CTL_ERROR], 0, kind) == 0) {
     c->ctl[KITE_CTL_ERROR_SITE] = site;
     c->ctl64[KITE_CTL64_ERR_A] = a;
@@ -713,6 +723,7 @@ void kite_ctx_init(kite_ctx *c, __global long *pool, __global long *deques,
   c->num_records = params[KITE_PARAM_NUM_RECORDS];
   c->deque_mask = params[KITE_PARAM_DEQUE_CAP] - 1;
   c->print_cap = params[KITE_PARAM_PRINT_CAP];
+  c->fault_site = -1;
 }
 
 /* A map kernel's work-item: a context with no worker, no queue and no heap
@@ -849,6 +860,40 @@ KITE_DATA __global void *kite_elem_n(kite_ctx *c, long array, int n, int i, int 
                                      (long)i * elem_bytes);
 }
 
+/* Inside a loop nest that calls no task: element i of `array` (of length n,
+ * or its own), checked. With wide workers (a GPU's) a bad index is noted in
+ * the context instead of reported, and the nest ends with kite_loop_faults,
+ * which reports the first; until then the lane prints nothing, and an error
+ * of another kind reports the index instead. The loop then keeps no atomic
+ * and no fence beside its checks, which lets the device compiler keep its
+ * loads and registers for the work. With narrow workers (a CPU's) the
+ * report at once is as fast: these are kite_elem_n and kite_elem. */
+#if KITE_WIDE
+__global void *kite_loop_elem_n(kite_ctx *c, long array, int n, int i, int elem_bytes, int site) {
+  if (KITE_UNLIKELY((uint)i >= (uint)n)) {
+    if (c->fault_site < 0) {
+      c->fault_site = site;
+      c->fault_index = i;
+      c->fault_length = n;
+    }
+    return (__global void *)(c->heap + KITE_SCRATCH);
+  }
+  return (__global void *)((__global char *)(c->heap + array + 1) + (long)i * elem_bytes);
+}
+
+__global void *kite_loop_elem(kite_ctx *c, long array, int i, int elem_bytes, int site) {
+  return kite_loop_elem_n(c, array, (int)c->heap[array], i, elem_bytes, site);
+}
+
+void kite_loop_faults(kite_ctx *c) {
+  if (KITE_UNLIKELY(c->fault_site >= 0)) kite_error(c, KITE_ERR_INDEX, -1, 0, 0);
+}
+#else
+#define kite_loop_elem_n kite_elem_n
+#define kite_loop_elem kite_elem
+#define kite_loop_faults(c) ((void)0)
+#endif
+
 /* Whether an index e(k) that is affine in a loop's variable k (modulo 2^32)
  * lies in [0, n) for all `steps` + 1 iterations from lo, given e(lo) and
  * e(lo + 1): the exact line from e(lo) with slope e(lo + 1) - e(lo) (which
@@ -895,7 +940,7 @@ int kite_range_length(long r) {
 
 /* Reserves a whole record of `items` items; -1 if the run is stopping. */
 int kite_print_reserve(kite_ctx *c, int items) {
-  if (c->ctl[KITE_CTL_DONE]) return -1;
+  if (c->ctl[KITE_CTL_DONE] || c->fault_site >= 0) return -1;
   int words = 1 + 2 * items;
   volatile __global int *head = &c->ctl[KITE_CTL_PRINT_HEAD];
   int at;
