@@ -1545,25 +1545,33 @@ class Emitter {
   // The variables a statement list uses (Any), assigns or declares
   // (Written), or declares (Declared), its nested statements' included.
   enum class VarUse { Declared, Written, Any };
-  static void vars_in(const StmtList &list, VarUse use, VarSet &out) {
-    for (auto &st : list) {
-      if (use == VarUse::Any) {
-        if (st->expr) vars_in(*st->expr, out);
-        if (st->target) vars_in(*st->target, out);
-      }
-      if (use == VarUse::Written && st->target && st->target->kind == ExprKind::Name &&
-          st->target->var)
-        out.insert(st->target->var);
-      for (const VarDecl *v : ntg::declared_vars(*st)) out.insert(v);
-      if (st->index_var) out.insert(st->index_var.get());
-      if (st->coll_var) out.insert(st->coll_var.get());
-      for (auto &b : st->branches) {
-        if (b.binder_var) out.insert(b.binder_var);
-        vars_in(b.body, use, out);
-      }
-      vars_in(st->body, use, out);
-      vars_in(st->else_body, use, out);
+  class VarsIn : public ast::Visitor {
+   public:
+    VarsIn(VarUse use, VarSet &out) : use_(use), out_(out) {}
+    using Visitor::visit;
+    void visit(const Expr &e) override {
+      if (use_ != VarUse::Any) return;  // expressions declare nothing
+      if (e.var) out_.insert(e.var);
+      Visitor::visit(e);
     }
+    void visit(const Stmt &st) override {
+      if (use_ == VarUse::Written && st.target && st.target->kind == ExprKind::Name &&
+          st.target->var)
+        out_.insert(st.target->var);
+      for (const VarDecl *v : ntg::declared_vars(st)) out_.insert(v);
+      if (st.index_var) out_.insert(st.index_var.get());
+      if (st.coll_var) out_.insert(st.coll_var.get());
+      for (auto &b : st.branches)
+        if (b.binder_var) out_.insert(b.binder_var);
+      Visitor::visit(st);
+    }
+
+   private:
+    VarUse use_;
+    VarSet &out_;
+  };
+  static void vars_in(const StmtList &list, VarUse use, VarSet &out) {
+    VarsIn(use, out).visit(list);
   }
 
   void emit_next_iteration(const cps::Block &b, std::ostream &s) {

@@ -18,33 +18,36 @@ void names_in(const TypeExpr *t, std::set<std::string> &out) {
   for (auto &a : t->args) names_in(a.get(), out);
 }
 
-void names_in(const StmtList &list, std::set<std::string> &out);
-
-void names_in(const Expr *e, std::set<std::string> &out) {
-  if (!e) return;
-  if (e->kind == ExprKind::Name) out.insert(e->text);
-  names_in(e->type_expr.get(), out);
-  for (auto &c : e->children) names_in(c.get(), out);
-  for (auto &f : e->fields) names_in(f.value.get(), out);
-  if (e->anon) {
-    for (auto &p : e->anon->params) names_in(p.type.get(), out);
-    names_in(e->anon->result.get(), out);
-    names_in(e->anon->body, out);
-  }
-}
-
-void names_in(const StmtList &list, std::set<std::string> &out) {
-  for (auto &s : list) {
-    names_in(s->expr.get(), out);
-    names_in(s->target.get(), out);
-    names_in(s->decl_type.get(), out);
-    names_in(s->body, out);
-    names_in(s->else_body, out);
-    for (auto &b : s->branches) {
-      out.insert(b.field);
-      names_in(b.body, out);
+// Collects the names the parsed AST mentions: ast::Visitor walks the
+// expressions and statements, and this adds what only the parsed AST has
+// (type expressions, anonymous tasks not yet lifted) and case fields.
+class Names : public Visitor {
+ public:
+  explicit Names(std::set<std::string> &out) : out_(out) {}
+  using Visitor::visit;
+  void visit(const Expr &e) override {
+    if (e.kind == ExprKind::Name) out_.insert(e.text);
+    names_in(e.type_expr.get(), out_);
+    if (e.anon) {
+      for (auto &p : e.anon->params) names_in(p.type.get(), out_);
+      names_in(e.anon->result.get(), out_);
+      visit(e.anon->body);
     }
+    Visitor::visit(e);
   }
+  void visit(const Stmt &s) override {
+    names_in(s.decl_type.get(), out_);
+    for (auto &b : s.branches) out_.insert(b.field);
+    Visitor::visit(s);
+  }
+
+ private:
+  std::set<std::string> &out_;
+};
+
+void names_in(const StmtList &list, std::set<std::string> &out) { Names(out).visit(list); }
+void names_in(const Expr *e, std::set<std::string> &out) {
+  if (e) Names(out).visit(*e);
 }
 
 void names_in(const TaskDecl &t, std::set<std::string> &out) {

@@ -227,21 +227,30 @@ class Builder {
     v->id = int(tg.vars.size());
     tg.vars.push_back(v);
   }
-  void number_list(TaskGraph &tg, StmtList &list) {
-    for (auto &s : list) {
-      for (VarDecl *v : declared_vars(*s)) number(tg, v);
-      if (s->kind == StmtKind::For || s->kind == StmtKind::Map) {
-        number(tg, s->coll_var.get());
-        number(tg, s->index_var.get());
-        number(tg, s->elem_var.get());
+  // Numbers the variables each statement declares, then its nested
+  // statements', in the order ast::Visitor walks them.
+  class Numberer : public ast::Visitor {
+   public:
+    Numberer(Builder &b, TaskGraph &tg) : b_(b), tg_(tg) {}
+    using Visitor::visit;
+    void visit(const Expr &) override {}  // expressions declare nothing
+    void visit(const Stmt &s) override {
+      for (VarDecl *v : declared_vars(s)) b_.number(tg_, v);
+      if (s.kind == StmtKind::For || s.kind == StmtKind::Map) {
+        b_.number(tg_, s.coll_var.get());
+        b_.number(tg_, s.index_var.get());
+        b_.number(tg_, s.elem_var.get());
       }
-      for (auto &b : s->branches)
-        if (b.binder_var) number(tg, b.binder_var);
-      number_list(tg, s->body);
-      number_list(tg, s->else_body);
-      for (auto &b : s->branches) number_list(tg, b.body);
+      for (auto &b : s.branches)
+        if (b.binder_var) b_.number(tg_, b.binder_var);
+      Visitor::visit(s);
     }
-  }
+
+   private:
+    Builder &b_;
+    TaskGraph &tg_;
+  };
+  void number_list(TaskGraph &tg, StmtList &list) { Numberer(*this, tg).visit(list); }
 
   std::unique_ptr<Graph> build_graph(StmtList &list) {
     auto g = std::make_unique<Graph>();

@@ -1,32 +1,24 @@
 // libFuzzer target for the front end: parsing, the prelude and the type
-// checker. Any input gives either a checked program or at least one
-// diagnostic; a crash, a hang, an internal compiler error (an abort in fuzz
-// builds), an escaping exception or a sanitizer report is a finding.
+// checker, as kitec's pipeline runs them (driver/pipeline.h, check_only).
+// Any input gives either a checked program or at least one diagnostic; a
+// crash, a hang, an internal compiler error (an abort in fuzz builds), an
+// escaping exception or a sanitizer report is a finding.
 #include <cstddef>
 #include <cstdint>
 #include <sstream>
 #include <string>
 
-#include "frontend/check.h"
-#include "frontend/parse.h"
-#include "frontend/prelude.h"
-#include "frontend/types.h"
+#include "driver/pipeline.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   kite::SourceFile file("fuzz.kite", std::string(reinterpret_cast<const char *>(data), size));
-  std::ostringstream sink;
-  kite::Diagnostics diags(file, sink);
-  try {
-    auto program = kite::parse(file, diags);
-    diags.check_no_errors();
-    if (!program) __builtin_trap();  // no program and no error
-    kite::add_prelude(*program, diags);
-    diags.check_no_errors();
-    kite::TypeContext types;
-    kite::check(*program, types, diags);
-  } catch (const kite::CompileFailed &) {
-    // Compilation stops only after an error was reported.
-    if (diags.error_count() == 0 || sink.str().empty()) __builtin_trap();
-  }
+  kite::CompileOptions options;
+  options.check_only = true;
+  std::ostringstream diagnostics;
+  kite::Compilation out;
+  int status = kite::compile(file, options, diagnostics, out);
+  if (status == 0 && !out.program) __builtin_trap();             // no program and no error
+  if (status == 1 && diagnostics.str().empty()) __builtin_trap();  // an error not reported
+  if (status != 0 && status != 1) __builtin_trap();
   return 0;
 }
