@@ -56,65 +56,33 @@ class Affine {
       : loop_(loop), written_(written) {}
 
   // Whether e is affine in the loop's variables; `varies` says whether it
-  // mentions them.
+  // mentions them. Any other kind of expression (a new one included) is not.
   bool affine(const Expr &e, bool &varies) const {
     varies = false;
     if (!is_int(e)) return false;
-    switch (e.kind) {
-      case ExprKind::IntLit: return !e.is_long;
-      case ExprKind::Name:
-        if (!e.var) return false;
-        if (is_loop_var(loop_, e.var)) {
-          varies = true;
-          return true;
-        }
-        // An element of another loop over an array is memory the body may
-        // write; an enclosing range loop's element is not.
-        if (e.var->alias_of && e.var->alias_of->coll_var &&
-            e.var->alias_of->coll_var->type->forced()->kind != TypeKind::Range)
-          return false;
-        return !written_.count(e.var);
-      case ExprKind::Unary: return e.unop == ast::UnaryOp::Neg && affine(*e.children[0], varies);
-      case ExprKind::Binary: {
-        bool va = false, vb = false;
-        switch (e.binop) {
-          case BinaryOp::Add:
-          case BinaryOp::Sub:
-          case BinaryOp::Mul: break;
-          case BinaryOp::Div:
-          case BinaryOp::Mod:
-          case BinaryOp::Shl:
-          case BinaryOp::Shr:
-          case BinaryOp::Lt:
-          case BinaryOp::Le:
-          case BinaryOp::Gt:
-          case BinaryOp::Ge:
-          case BinaryOp::Eq:
-          case BinaryOp::Ne:
-          case BinaryOp::BitAnd:
-          case BinaryOp::BitXor:
-          case BinaryOp::BitOr:
-          case BinaryOp::And:
-          case BinaryOp::Or: return false;
-        }
-        if (!affine(*e.children[0], va) || !affine(*e.children[1], vb)) return false;
-        varies = va || vb;
-        return e.binop != BinaryOp::Mul || !(va && vb);
+    if (e.kind == ExprKind::IntLit) return !e.is_long;
+    if (e.kind == ExprKind::Name) {
+      if (!e.var) return false;
+      if (is_loop_var(loop_, e.var)) {
+        varies = true;
+        return true;
       }
-      case ExprKind::FloatLit:
-      case ExprKind::BoolLit:
-      case ExprKind::StringLit:
-      case ExprKind::Call:
-      case ExprKind::Field:
-      case ExprKind::Index:
-      case ExprKind::Tuple:
-      case ExprKind::Construct:
-      case ExprKind::New:
-      case ExprKind::Range:
-      case ExprKind::AnonTask:
-      case ExprKind::Future: return false;
+      // An element of another loop over an array is memory the body may
+      // write; an enclosing range loop's element is not.
+      if (e.var->alias_of && e.var->alias_of->coll_var &&
+          e.var->alias_of->coll_var->type->forced()->kind != TypeKind::Range)
+        return false;
+      return !written_.count(e.var);
     }
-    return false;
+    if (e.kind == ExprKind::Unary)
+      return e.unop == ast::UnaryOp::Neg && affine(*e.children[0], varies);
+    if (e.kind != ExprKind::Binary ||
+        (e.binop != BinaryOp::Add && e.binop != BinaryOp::Sub && e.binop != BinaryOp::Mul))
+      return false;
+    bool va = false, vb = false;
+    if (!affine(*e.children[0], va) || !affine(*e.children[1], vb)) return false;
+    varies = va || vb;
+    return e.binop != BinaryOp::Mul || !(va && vb);  // a product with one varying side
   }
 
   bool hoistable(const Expr &index) const {
