@@ -15,6 +15,7 @@
 #include "frontend/check.h"
 #include "frontend/prelude.h"
 #include "ir/bounds.h"
+#include "ir/vars.h"
 #include "runtime_source.h"
 
 namespace kite {
@@ -27,12 +28,7 @@ bool is_wide(const Type *t) {
   return !(t->kind == TypeKind::Int || t->kind == TypeKind::Float || t->kind == TypeKind::Bool);
 }
 
-// Variables in id order, so that generated code does not depend on where
-// they happen to be allocated.
-struct ById {
-  bool operator()(const VarDecl *a, const VarDecl *b) const { return a->id < b->id; }
-};
-using VarSet = std::set<const VarDecl *, ById>;
+using vars::VarSet;
 
 // How a value of a type is held in C and in a record slot: the one switch
 // over TypeKind that the helpers below share.
@@ -1536,42 +1532,10 @@ class Emitter {
     if (!stores.empty()) line(s, ind, stores);
   }
 
-  static void vars_in(const Expr &e, VarSet &out) {
-    ast::for_each_expr(e, [&](const Expr &x) {
-      if (x.var) out.insert(x.var);
-    });
-  }
-
-  // The variables a statement list uses (Any), assigns or declares
-  // (Written), or declares (Declared), its nested statements' included.
-  enum class VarUse { Declared, Written, Any };
-  class VarsIn : public ast::Visitor {
-   public:
-    VarsIn(VarUse use, VarSet &out) : use_(use), out_(out) {}
-    using Visitor::visit;
-    void visit(const Expr &e) override {
-      if (use_ != VarUse::Any) return;  // expressions declare nothing
-      if (e.var) out_.insert(e.var);
-      Visitor::visit(e);
-    }
-    void visit(const Stmt &st) override {
-      if (use_ == VarUse::Written && st.target && st.target->kind == ExprKind::Name &&
-          st.target->var)
-        out_.insert(st.target->var);
-      for (const VarDecl *v : ntg::declared_vars(st)) out_.insert(v);
-      if (st.index_var) out_.insert(st.index_var.get());
-      if (st.coll_var) out_.insert(st.coll_var.get());
-      for (auto &b : st.branches)
-        if (b.binder_var) out_.insert(b.binder_var);
-      Visitor::visit(st);
-    }
-
-   private:
-    VarUse use_;
-    VarSet &out_;
-  };
+  static void vars_in(const Expr &e, VarSet &out) { vars::collect(e, out); }
+  using VarUse = vars::Use;
   static void vars_in(const StmtList &list, VarUse use, VarSet &out) {
-    VarsIn(use, out).visit(list);
+    vars::collect(list, use, out);
   }
 
   void emit_next_iteration(const cps::Block &b, std::ostream &s) {

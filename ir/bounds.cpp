@@ -1,10 +1,8 @@
 // Bounds: the array indices of a loop proved in bounds by one check before it.
 #include "ir/bounds.h"
 
-#include <set>
-
 #include "frontend/types.h"
-#include "ir/ntg.h"
+#include "ir/vars.h"
 
 namespace kite::bounds {
 namespace {
@@ -16,22 +14,17 @@ using ast::Stmt;
 using ast::StmtKind;
 using ast::VarDecl;
 
-// Whether the statements are straight-line code, and the variables they
-// assign or declare.
-bool straight_line(const ast::StmtList &list, std::set<const VarDecl *> &written) {
+// Whether the statements are straight-line code: no loop, no case, no
+// return, no task call.
+bool straight_line(const ast::StmtList &list) {
   for (auto &st : list) {
     switch (st->kind) {
       case StmtKind::Decl:
-        for (const VarDecl *v : ntg::declared_vars(*st)) written.insert(v);
-        break;
       case StmtKind::Assign:
-        if (st->target->kind == ExprKind::Name && st->target->var) written.insert(st->target->var);
-        break;
       case StmtKind::ExprStmt: break;
       case StmtKind::If:
       case StmtKind::Block:
-        if (!straight_line(st->body, written) || !straight_line(st->else_body, written))
-          return false;
+        if (!straight_line(st->body) || !straight_line(st->else_body)) return false;
         break;
       case StmtKind::Return:
       case StmtKind::Then:
@@ -40,10 +33,8 @@ bool straight_line(const ast::StmtList &list, std::set<const VarDecl *> &written
       case StmtKind::Map:
       case StmtKind::While: return false;
     }
-    bool calls = false;
-    if (st->expr && ast::contains_task_call(*st->expr)) calls = true;
-    if (st->target && ast::contains_task_call(*st->target)) calls = true;
-    if (calls) return false;
+    if (st->expr && ast::contains_task_call(*st->expr)) return false;
+    if (st->target && ast::contains_task_call(*st->target)) return false;
   }
   return true;
 }
@@ -52,7 +43,7 @@ bool is_int(const Expr &e) { return e.type && e.type->forced()->kind == TypeKind
 
 class Affine {
  public:
-  Affine(const Stmt &loop, const std::set<const VarDecl *> &written)
+  Affine(const Stmt &loop, const vars::VarSet &written)
       : loop_(loop), written_(written) {}
 
   // Whether e is affine in the loop's variables; `varies` says whether it
@@ -96,7 +87,7 @@ class Affine {
 
  private:
   const Stmt &loop_;
-  const std::set<const VarDecl *> &written_;
+  const vars::VarSet &written_;
 };
 
 }  // namespace
@@ -110,9 +101,10 @@ bool is_loop_var(const Stmt &loop, const VarDecl *v) {
 std::vector<const Expr *> hoistable(const Stmt &loop) {
   std::vector<const Expr *> out;
   if (loop.kind != StmtKind::For || !loop.index_var || !loop.coll_var) return out;
-  std::set<const VarDecl *> written = {loop.index_var.get(), loop.coll_var.get()};
+  if (!straight_line(loop.body)) return out;
+  vars::VarSet written = {loop.index_var.get(), loop.coll_var.get()};
   if (loop.elem_var) written.insert(loop.elem_var.get());
-  if (!straight_line(loop.body, written)) return out;
+  vars::collect(loop.body, vars::Use::Written, written);
   // The loop's own variables vary; hoistable() asks is_loop_var first.
   Affine affine(loop, written);
   ast::for_each_expr(loop.body, [&](const Expr &e) {

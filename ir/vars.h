@@ -1,0 +1,35 @@
+// Variables: the variables a piece of the AST uses, assigns or declares,
+// in id order.
+//
+// The backend holds the variables of a loop that calls no task in C
+// variables (used), stores back the ones it assigns (written), and keeps
+// an iteration's own variables out of its record (declared); ir/bounds
+// asks which variables a loop leaves alone. One walk serves them all.
+#pragma once
+
+#include <set>
+
+#include "frontend/ast.h"
+
+namespace kite::vars {
+
+// Variables in id order, so that generated code does not depend on where
+// they happen to be allocated (ir/ntg numbers them: use these after it).
+struct ById {
+  bool operator()(const ast::VarDecl *a, const ast::VarDecl *b) const { return a->id < b->id; }
+};
+using VarSet = std::set<const ast::VarDecl *, ById>;
+
+enum class Use {
+  Declared,  // declared: by a declaration, a loop (its index and collection), a case binder
+  Written,   // declared, or assigned as a whole (x <- e)
+  Any,       // declared, or named anywhere
+};
+
+// Adds to `out` the variables that the statements of `list`, and the
+// statements nested in them, use as `use` says.
+void collect(const ast::StmtList &list, Use use, VarSet &out);
+// Adds to `out` every variable `e` names.
+void collect(const ast::Expr &e, VarSet &out);
+
+}  // namespace kite::vars
