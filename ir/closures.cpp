@@ -28,19 +28,25 @@ void for_each_expr(StmtList &list, const std::function<void(ExprPtr &)> &fn) {
 }
 
 // The variables a task owns: its parameters and everything declared in it.
+// (ir/vars orders its sets by the ids ir/ntg gives later; this runs before.)
 void own_vars(const StmtList &list, std::set<const VarDecl *> &out) {
-  for (auto &s : list) {
-    for (auto &v : s->vars) out.insert(v.get());
-    for (VarDecl *v : s->temps) out.insert(v);
-    if (s->elem_var) out.insert(s->elem_var.get());
-    if (s->index_var) out.insert(s->index_var.get());
-    if (s->coll_var) out.insert(s->coll_var.get());
-    for (auto &b : s->branches)
-      if (b.binder_var) out.insert(b.binder_var);
-    own_vars(s->body, out);
-    own_vars(s->else_body, out);
-    for (auto &b : s->branches) own_vars(b.body, out);
-  }
+  struct Own : Visitor {
+    explicit Own(std::set<const VarDecl *> &o) : out(o) {}
+    using Visitor::visit;
+    void visit(const Expr &) override {}  // expressions declare nothing
+    void visit(const Stmt &s) override {
+      for (auto &v : s.vars) out.insert(v.get());
+      for (VarDecl *v : s.temps) out.insert(v);
+      if (s.elem_var) out.insert(s.elem_var.get());
+      if (s.index_var) out.insert(s.index_var.get());
+      if (s.coll_var) out.insert(s.coll_var.get());
+      for (auto &b : s.branches)
+        if (b.binder_var) out.insert(b.binder_var);
+      Visitor::visit(s);
+    }
+    std::set<const VarDecl *> &out;
+  };
+  Own(out).visit(list);
 }
 
 ExprPtr name_of(VarDecl *v, SourceLoc loc) {
