@@ -866,17 +866,18 @@ class Emitter {
       std::string i = slot(st.index_var.get());
       line(s, ind + 2, slot(st.coll_var.get()) + " = " + expr(*st.expr) + ";");
       line(s, ind + 2, fmt::format("int n = {};", loop_length(st)));
-      std::string proof = bounds_proof(st);
-      if (!proof.empty()) {
+      const std::vector<const Expr *> indices =
+          options_.bounds_checks ? bounds::hoistable(st) : std::vector<const Expr *>{};
+      if (!indices.empty()) {
         // The loop without the checks ir/bounds proved needless, if the
-        // proof holds; else as written.
-        line(s, ind + 2, fmt::format("if ({}) {{", proof));
-        const std::set<const Expr *> outer = in_bounds_;
-        for (const Expr *e : bounds::hoistable(st)) in_bounds_.insert(e);
+        // proof holds; else as written. (Only an innermost loop has a
+        // proof: no other loop's indices are in in_bounds_ meanwhile.)
+        line(s, ind + 2, fmt::format("if ({}) {{", bounds_proof(st, indices)));
+        in_bounds_.insert(indices.begin(), indices.end());
         line(s, ind + 4, fmt::format("for ({} = 0; {} < n; {} += 1) {{", i, i, i));
         emit_ops(op.inline_ops[0], s, ind + 6);
         line(s, ind + 4, "}");
-        in_bounds_ = outer;
+        in_bounds_.clear();
         line(s, ind + 2, "} else {");
         line(s, ind + 4, fmt::format("for ({} = 0; {} < n; {} += 1) {{", i, i, i));
         emit_ops(op.inline_ops[0], s, ind + 6);
@@ -904,14 +905,11 @@ class Emitter {
     line(s, ind, "}");
   }
 
-  // The condition under which every index ir/bounds found for `loop` is in
-  // bounds at every iteration (the loop's n iterations counted in `n`, its
-  // variables not yet set); "" if there is none to prove. Each index is
-  // evaluated at the first iteration and the next (kite_affine_in).
-  std::string bounds_proof(const Stmt &loop) {
-    if (!options_.bounds_checks) return "";
-    std::vector<const Expr *> indices = bounds::hoistable(loop);
-    if (indices.empty()) return "";
+  // The condition under which `indices`, those ir/bounds found for `loop`,
+  // are in bounds at every iteration (the loop's n iterations counted in
+  // `n`, its variables not yet set). Each index is evaluated at the first
+  // iteration and the next (kite_affine_in).
+  std::string bounds_proof(const Stmt &loop, const std::vector<const Expr *> &indices) {
     const VarDecl *coll = loop.coll_var.get();
     const bool range = coll->type->kind == TypeKind::Range;
     auto at = [&](int k) {
