@@ -120,6 +120,9 @@ class Emitter {
   Emitter(const cps::Program &p, const ast::Program &ast, Artifact &out, EmitOptions options)
       : p_(p), ast_(ast), out_(out), options_(options) {}
 
+  // Whether some loop nest checks an element (the runtime's KITE_LOOP_CHECKS).
+  bool loop_checks() const { return loop_checks_; }
+
   std::string run() {
     std::ostringstream body;
     for (auto &v : ast_.values) emit_constant(*v, body);
@@ -172,6 +175,7 @@ class Emitter {
     // (kite_loop_elem_n, unpromote_vars).
     const char *fn = loop_depth_ > 0 ? "kite_loop_elem" : "kite_elem";
     nest_checks_ = nest_checks_ || loop_depth_ > 0;
+    loop_checks_ = loop_checks_ || loop_depth_ > 0;
     // In a loop that holds the array in a C variable its length is too.
     if (auto it = lengths_.find(array); it != lengths_.end())
       return fmt::format("(*({}__global {} *){}_n(c, {}, {}, {}, {}, {}))", q, c_type(elem), fn,
@@ -1782,6 +1786,7 @@ class Emitter {
   std::map<std::string, std::string> lengths_;  // array variable -> its length's C variable
   std::set<const Expr *> in_bounds_;  // indices proved in bounds where they are emitted now
   bool nest_checks_ = false;  // the loop nest being emitted checks an element (kite_loop_elem)
+  bool loop_checks_ = false;  // some loop nest does
   std::map<const VarDecl *, std::string> at_;  // a loop variable's value in a bounds proof
   int loop_depth_ = 0;  // loops that call no task around the code being emitted
   int helper_count_ = 0;
@@ -1806,9 +1811,9 @@ Artifact emit_opencl(const cps::Program &program, const ast::Program &ast,
   a.opencl = fmt::format(
                  "#define KITE_RECORD_WORDS {}\n#define KITE_NODE_SHIFT {}\n"
                  "#define KITE_STRING_COUNT {}\n#define KITE_SITE_COUNT {}\n"
-                 "#define KITE_MAIN_PARAM_COUNT {}\n",
+                 "#define KITE_MAIN_PARAM_COUNT {}\n#define KITE_LOOP_CHECKS {}\n",
                  program.record_words, node_shift, a.strings.size(), a.sites.size(),
-                 a.params.size()) +
+                 a.params.size(), e.loop_checks() ? 1 : 0) +
              kRuntimeSource +
              "\n" + generated;
   return a;

@@ -78,6 +78,14 @@
 #else
 #define KITE_WIDE 0
 #endif
+/* Bad indices inside loop nests are noted and reported when the nest ends
+ * (kite_loop_elem_n below) with wide workers, in programs whose loops check
+ * an element at all (kitec defines KITE_LOOP_CHECKS); the others keep a
+ * context and an error path without them. */
+#ifndef KITE_LOOP_CHECKS
+#define KITE_LOOP_CHECKS 0
+#endif
+#define KITE_LOOP_FAULTS (KITE_WIDE && KITE_LOOP_CHECKS)
 /* Entries in a wide worker's local-memory queue, a power of two of at least
  * 2 * KITE_LANES (kite-run --local-queue). */
 #ifndef KITE_LOCAL_QUEUE
@@ -271,8 +279,10 @@ typedef struct {
   int offload_quiet;
   /* A bad index met inside a loop nest that calls no task, reported when
    * the nest ends (kite_loop_faults): its site (-1: none), index, length. */
+#if KITE_LOOP_FAULTS
   int fault_site, fault_index;
   long fault_length;
+#endif
 #if KITE_WIDE
   __local kite_worker *w;
 #endif
@@ -308,12 +318,14 @@ void kite_start_main(kite_ctx *c);
 /* ---- Errors --------------------------------------------------------------- */
 
 void kite_error(kite_ctx *c, int kind, int site, long a, long b) {
+#if KITE_LOOP_FAULTS
   if (c->fault_site >= 0) { /* a bad index came first */
     kind = KITE_ERR_INDEX;
     site = c->fault_site;
     a = c->fault_index;
     b = c->fault_length;
   }
+#endif
   if (atomic_cmpxchg(&c->ctl[KITE_CTL_ERROR], 0, kind) == 0) {
     c->ctl[KITE_CTL_ERROR_SITE] = site;
     c->ctl64[KITE_CTL64_ERR_A] = a;
@@ -723,7 +735,9 @@ void kite_ctx_init(kite_ctx *c, __global long *pool, __global long *deques,
   c->num_records = params[KITE_PARAM_NUM_RECORDS];
   c->deque_mask = params[KITE_PARAM_DEQUE_CAP] - 1;
   c->print_cap = params[KITE_PARAM_PRINT_CAP];
+#if KITE_LOOP_FAULTS
   c->fault_site = -1;
+#endif
 }
 
 /* A map kernel's work-item: a context with no worker, no queue and no heap
@@ -868,7 +882,7 @@ KITE_DATA __global void *kite_elem_n(kite_ctx *c, long array, int n, int i, int 
  * and no fence beside its checks, which lets the device compiler keep its
  * loads and registers for the work. With narrow workers (a CPU's) the
  * report at once is as fast: these are kite_elem_n and kite_elem. */
-#if KITE_WIDE
+#if KITE_LOOP_FAULTS
 __global void *kite_loop_elem_n(kite_ctx *c, long array, int n, int i, int elem_bytes, int site) {
   if (KITE_UNLIKELY((uint)i >= (uint)n)) {
     if (c->fault_site < 0) {
@@ -940,7 +954,10 @@ int kite_range_length(long r) {
 
 /* Reserves a whole record of `items` items; -1 if the run is stopping. */
 int kite_print_reserve(kite_ctx *c, int items) {
-  if (c->ctl[KITE_CTL_DONE] || c->fault_site >= 0) return -1;
+#if KITE_LOOP_FAULTS
+  if (c->fault_site >= 0) return -1;
+#endif
+  if (c->ctl[KITE_CTL_DONE]) return -1;
   int words = 1 + 2 * items;
   volatile __global int *head = &c->ctl[KITE_CTL_PRINT_HEAD];
   int at;
