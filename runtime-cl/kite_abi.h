@@ -47,7 +47,8 @@
 #define KITE_PARAM_SPIN_LIMIT 5  /* probe: iterations to wait for the others */
 #define KITE_PARAM_TRACE_CAP 6   /* busy spans each worker may record; 0: no trace */
 #define KITE_PARAM_SIMD_STATS 7  /* 1: wide workers count the block codes of each round */
-#define KITE_PARAM_COUNT 8
+#define KITE_PARAM_DEQUE_START 8 /* the index every deque and local ring starts at (tests) */
+#define KITE_PARAM_COUNT 9
 
 #define KITE_MODE_RUN 0
 #define KITE_MODE_PROBE 1 /* every worker checks in; are all resident at once? */

@@ -181,6 +181,10 @@
 #define KITE_UNLIKELY(x) (x)
 #endif
 #define KITE_NONE (-1L)
+/* Deque and local-ring indices are unsigned and wrap around (a worker may
+ * queue more than 2^32 entries in a run): two of them are compared by
+ * their signed distance, never directly. */
+#define KITE_SPAN(a, b) ((int)((uint)(a) - (uint)(b)))
 
 /* Records and the heap: `volatile` on GPUs, where it keeps loads out of the
  * non-coherent L1; plain on the CPU, where caches are coherent and the
@@ -213,7 +217,7 @@ typedef struct {
   long chunk[KITE_LANES]; /* this round's entries */
   int sizes[KITE_LANES];  /* steal probes: entries each lane's victim had */
   int victims[KITE_LANES]; /* and which worker that was */
-  int head[KITE_CLASSES], tail[KITE_CLASSES];
+  uint head[KITE_CLASSES], tail[KITE_CLASSES];
   int room[KITE_CLASSES];    /* run phase: entries the lanes may add to each ring */
   int spawned[KITE_CLASSES]; /* run phase: entries the lanes queued for each ring
                                 (the first `room` went to it, the rest to the
@@ -224,10 +228,13 @@ typedef struct {
   int ov;
   ulong round_start; /* NVIDIA: when this round's blocks started */
   int n;        /* entries this round, in chunk[] */
-  int bottom;   /* this worker's global deque's bottom: only this worker moves it */
-  int top_seen; /* its top as last read: stale only makes the deque look fuller */
-  int top_next, flags_next; /* read by lane 0 during a round, for the next schedule */
-  int share_class, share_from, share_n; /* read phase: lanes copy these entries of
+  uint bottom;   /* this worker's global deque's bottom: only this worker moves it */
+  uint top_seen; /* its top as last read: stale only makes the deque look fuller */
+  uint top_next; /* read by lane 0 during a round, for the next schedule */
+  int flags_next;
+  int share_class;
+  uint share_from;
+  int share_n; /* read phase: lanes copy these entries of
                                            a ring to the global deque */
   int probe;    /* run phase: the first KITE_PROBES lanes look for a victim */
   int idle;     /* rounds in a row that found no work */
@@ -247,7 +254,7 @@ typedef struct {
 typedef struct {
   KITE_DATA __global long *pool;
   volatile __global long *deques;
-  volatile __global int *deque_ctl;
+  volatile __global uint *deque_ctl;
   volatile __global long *printbuf;
   volatile __global int *ctl;
   volatile __global long *ctl64;
@@ -560,7 +567,7 @@ void kite_written(kite_ctx *c, int n) {
   int old = atomic_add(&c->w->ov, n);
   int reserved = old >> 16, written = (old & 0xffff) + n;
   if (written == reserved) {
-    volatile __global int *dc = KITE_DEQUE_CTL(c, c->worker);
+    volatile __global uint *dc = KITE_DEQUE_CTL(c, c->worker);
     atomic_xchg(&dc[KITE_DEQUE_BOTTOM], c->w->bottom + reserved);
   }
 }
@@ -589,19 +596,19 @@ void kite_push(kite_ctx *c, long e, int site) {
     }
   }
   int j = atomic_add(&w->ov, 1 << 16) >> 16;
-  int b = w->bottom + j;
-  if (j >= 0x7fff || b - w->top_seen > c->deque_mask) {
+  uint b = w->bottom + j;
+  if (j >= 0x7fff || KITE_SPAN(b, w->top_seen) > c->deque_mask) {
     kite_error(c, KITE_ERR_QUEUE, site, c->deque_mask + 1, 0);
     return;
   }
   KITE_DEQUE(c, c->worker)[b & c->deque_mask] = e;
   kite_written(c, 1);
 #else
-  volatile __global int *dc = KITE_DEQUE_CTL(c, c->worker);
+  volatile __global uint *dc = KITE_DEQUE_CTL(c, c->worker);
   volatile __global long *q = KITE_DEQUE(c, c->worker);
-  int b = dc[KITE_DEQUE_BOTTOM];
-  int t = dc[KITE_DEQUE_TOP]; /* a stale top only makes the deque look fuller */
-  if (b - t > c->deque_mask) {
+  uint b = dc[KITE_DEQUE_BOTTOM];
+  uint t = dc[KITE_DEQUE_TOP]; /* a stale top only makes the deque look fuller */
+  if (KITE_SPAN(b, t) > c->deque_mask) {
     kite_error(c, KITE_ERR_QUEUE, site, c->deque_mask + 1, 0);
     return;
   }
@@ -612,15 +619,15 @@ void kite_push(kite_ctx *c, long e, int site) {
 }
 
 long kite_pop(kite_ctx *c) {
-  volatile __global int *dc = KITE_DEQUE_CTL(c, c->worker);
+  volatile __global uint *dc = KITE_DEQUE_CTL(c, c->worker);
   volatile __global long *q = KITE_DEQUE(c, c->worker);
-  int b = dc[KITE_DEQUE_BOTTOM] - 1;
+  uint b = dc[KITE_DEQUE_BOTTOM] - 1;
   /* The store of bottom must be seen before top is read (the one
    * store-to-load order Chase-Lev needs): an exchange and a fence. */
   atomic_xchg(&dc[KITE_DEQUE_BOTTOM], b);
   KITE_FENCE_SC();
-  int t = dc[KITE_DEQUE_TOP];
-  if (b - t < 0) {
+  uint t = dc[KITE_DEQUE_TOP];
+  if (KITE_SPAN(b, t) < 0) {
     dc[KITE_DEQUE_BOTTOM] = t;
     return KITE_NONE;
   }
@@ -633,12 +640,12 @@ long kite_pop(kite_ctx *c) {
 }
 
 long kite_steal(kite_ctx *c, int victim) {
-  volatile __global int *dc = KITE_DEQUE_CTL(c, victim);
+  volatile __global uint *dc = KITE_DEQUE_CTL(c, victim);
   volatile __global long *q = KITE_DEQUE(c, victim);
-  int t = dc[KITE_DEQUE_TOP];
+  uint t = dc[KITE_DEQUE_TOP];
   KITE_FENCE();
-  int b = dc[KITE_DEQUE_BOTTOM];
-  if (b - t <= 0) return KITE_NONE;
+  uint b = dc[KITE_DEQUE_BOTTOM];
+  if (KITE_SPAN(b, t) <= 0) return KITE_NONE;
   long e = q[t & c->deque_mask];
   KITE_FENCE();
   if (atomic_cmpxchg(&dc[KITE_DEQUE_TOP], t, t + 1) != t) return KITE_NONE;
@@ -716,7 +723,7 @@ void kite_take_resumes(kite_ctx *c) {
 
 /* The context's buffers and sizes, as every kernel starts it. */
 void kite_ctx_init(kite_ctx *c, __global long *pool, __global long *deques,
-                   __global int *deque_ctl, __global long *printbuf, __global int *ctl,
+                   __global uint *deque_ctl, __global long *printbuf, __global int *ctl,
                    __global long *ctl64, __global long *heap, __global int *params) {
   c->pool = pool;
   c->deques = deques;
@@ -1115,20 +1122,20 @@ void kite_run_narrow(kite_ctx *c, __global long *st) {
 /* Lane 0: entries popped from this worker's global deque into chunk[at ..]. */
 int kite_pop_chunk(kite_ctx *c, int at) {
   __local kite_worker *w = c->w;
-  volatile __global int *dc = KITE_DEQUE_CTL(c, c->worker);
+  volatile __global uint *dc = KITE_DEQUE_CTL(c, c->worker);
   volatile __global long *q = KITE_DEQUE(c, c->worker);
-  int B = w->bottom;
-  int t = dc[KITE_DEQUE_TOP];
-  if (B - t <= 0) {
+  uint B = w->bottom;
+  uint t = dc[KITE_DEQUE_TOP];
+  if (KITE_SPAN(B, t) <= 0) {
     w->top_seen = t;
     return 0;
   }
-  int k = min(B - t, KITE_LANES - at);
-  int b = B - k;
+  int k = min(KITE_SPAN(B, t), KITE_LANES - at);
+  uint b = B - k;
   atomic_xchg(&dc[KITE_DEQUE_BOTTOM], b);
   KITE_FENCE_SC();
   t = dc[KITE_DEQUE_TOP];
-  if (b - t >= KITE_LANES) {
+  if (KITE_SPAN(b, t) >= KITE_LANES) {
     for (int i = 0; i < k; ++i) w->chunk[at + i] = q[(b + i) & c->deque_mask];
     w->bottom = b;
     w->top_seen = t;
@@ -1136,7 +1143,7 @@ int kite_pop_chunk(kite_ctx *c, int at) {
   }
   /* Few entries: race the thieves for them at the top. */
   for (;;) {
-    int m = min(k, B - t);
+    int m = min(k, KITE_SPAN(B, t));
     if (m <= 0) {
       dc[KITE_DEQUE_BOTTOM] = B;
       w->top_seen = t;
@@ -1156,13 +1163,13 @@ int kite_pop_chunk(kite_ctx *c, int at) {
 /* Lane 0: entries stolen from `victim` into chunk[]; 0 if none. */
 int kite_steal_chunk(kite_ctx *c, int victim) {
   __local kite_worker *w = c->w;
-  volatile __global int *dc = KITE_DEQUE_CTL(c, victim);
+  volatile __global uint *dc = KITE_DEQUE_CTL(c, victim);
   volatile __global long *q = KITE_DEQUE(c, victim);
-  int t = dc[KITE_DEQUE_TOP];
+  uint t = dc[KITE_DEQUE_TOP];
   KITE_FENCE();
-  int b = dc[KITE_DEQUE_BOTTOM];
-  if (b - t <= 0) return 0;
-  int s = min((b - t + 1) / 2, KITE_LANES);
+  uint b = dc[KITE_DEQUE_BOTTOM];
+  if (KITE_SPAN(b, t) <= 0) return 0;
+  int s = min((KITE_SPAN(b, t) + 1) / 2, KITE_LANES);
   for (int i = 0; i < s; ++i) w->chunk[i] = q[(t + i) & c->deque_mask];
   KITE_FENCE();
   if (atomic_cmpxchg(&dc[KITE_DEQUE_TOP], t, t + s) != t) return 0;
@@ -1173,12 +1180,12 @@ int kite_steal_chunk(kite_ctx *c, int victim) {
  * global deque, which outlives the launch. */
 void kite_flush_local(kite_ctx *c) {
   __local kite_worker *w = c->w;
-  volatile __global int *dc = KITE_DEQUE_CTL(c, c->worker);
+  volatile __global uint *dc = KITE_DEQUE_CTL(c, c->worker);
   volatile __global long *q = KITE_DEQUE(c, c->worker);
-  int t = dc[KITE_DEQUE_TOP];
+  uint t = dc[KITE_DEQUE_TOP];
   for (int k = 0; k < KITE_CLASSES; ++k) {
     for (; w->head[k] != w->tail[k]; w->head[k] += 1) {
-      if (w->bottom - t > c->deque_mask) {
+      if (KITE_SPAN(w->bottom, t) > c->deque_mask) {
         kite_error(c, KITE_ERR_QUEUE, -1, c->deque_mask + 1, 0);
         return;
       }
@@ -1193,16 +1200,16 @@ void kite_flush_local(kite_ctx *c) {
 /* Lane 0, between rounds: see the comment above. */
 void kite_schedule(kite_ctx *c, __global long *st, int *busy) {
   __local kite_worker *w = c->w;
-  volatile __global int *dc = KITE_DEQUE_CTL(c, c->worker);
+  volatile __global uint *dc = KITE_DEQUE_CTL(c, c->worker);
 
   /* 1. The round that ended: what its lanes queued and shared. */
   int count = 0, fullest = 0;
   for (int k = 0; k < KITE_CLASSES; ++k) {
     w->tail[k] += min(w->spawned[k], w->room[k]);
     w->spawned[k] = 0;
-    int here = w->tail[k] - w->head[k];
+    int here = KITE_SPAN(w->tail[k], w->head[k]);
     count += here;
-    if (here > w->tail[fullest] - w->head[fullest]) fullest = k;
+    if (here > KITE_SPAN(w->tail[fullest], w->head[fullest])) fullest = k;
   }
   int published = w->ov >> 16; /* the lanes published them, shared ones included */
   if (published > 0) {
@@ -1249,7 +1256,7 @@ void kite_schedule(kite_ctx *c, __global long *st, int *busy) {
    * idle (a print that passes the buffer's limit asks every worker to leave
    * soon: the buffer's headroom is two prints per lane). */
   w->round += 1;
-  if (w->top_next - w->top_seen > 0) w->top_seen = w->top_next; /* top only grows */
+  if (KITE_SPAN(w->top_next, w->top_seen) > 0) w->top_seen = w->top_next; /* top only grows */
   int flags = w->flags_next;
   w->flags_next = 0;
   if (flags) {
@@ -1266,20 +1273,20 @@ void kite_schedule(kite_ctx *c, __global long *st, int *busy) {
    * up to half of its entries (at least a round's worth), keeping a round's
    * worth here. The ring's slots
    * they leave are reused only next round, after the lanes copied them. */
-  int share_head = w->head[fullest];
-  int in_fullest = w->tail[fullest] - w->head[fullest];
+  uint share_head = w->head[fullest];
+  int in_fullest = KITE_SPAN(w->tail[fullest], w->head[fullest]);
   int m = 0;
   if (in_fullest > KITE_CLASS_CAP - KITE_LANES) {
     m = min(in_fullest, in_fullest - (KITE_CLASS_CAP - KITE_LANES)); /* all, in rings smaller than a round */
   } else if (count > KITE_LANES && c->num_workers > 1) {
-    if (w->bottom - w->top_seen <= 0)
+    if (KITE_SPAN(w->bottom, w->top_seen) <= 0)
       m = min(min(count - KITE_LANES, max(KITE_LANES, count / 2)), in_fullest);
   }
   if (m > 0) {
-    int free = c->deque_mask + 1 - (w->bottom - w->top_seen);
+    int free = c->deque_mask + 1 - KITE_SPAN(w->bottom, w->top_seen);
     if (m > free) {
       w->top_seen = dc[KITE_DEQUE_TOP];
-      free = c->deque_mask + 1 - (w->bottom - w->top_seen);
+      free = c->deque_mask + 1 - KITE_SPAN(w->bottom, w->top_seen);
     }
     m = min(m, free);
     m = min(m, 0x3fff); /* w->ov counts reservations in 15 bits */
@@ -1294,7 +1301,7 @@ void kite_schedule(kite_ctx *c, __global long *st, int *busy) {
   }
   /* Overflow past the bottom must find room: look at top again when the
    * deque looks more than half full. */
-  if (w->bottom - w->top_seen > (c->deque_mask + 1) / 2) w->top_seen = dc[KITE_DEQUE_TOP];
+  if (KITE_SPAN(w->bottom, w->top_seen) > (c->deque_mask + 1) / 2) w->top_seen = dc[KITE_DEQUE_TOP];
 
   /* 4. This round's entries: the newest of one ring, then of the others
    * while lanes are left. The ring: the next after the last one taken that
@@ -1303,7 +1310,7 @@ void kite_schedule(kite_ctx *c, __global long *st, int *busy) {
   int first = fullest;
   for (int r = 1; r <= KITE_CLASSES; ++r) {
     int k = (w->last + r) & (KITE_CLASSES - 1);
-    if (w->tail[k] - w->head[k] >= KITE_LANES) {
+    if (KITE_SPAN(w->tail[k], w->head[k]) >= KITE_LANES) {
       first = k;
       break;
     }
@@ -1312,7 +1319,7 @@ void kite_schedule(kite_ctx *c, __global long *st, int *busy) {
   int n = 0, stolen = 0;
   for (int r = 0; r < KITE_CLASSES && n < KITE_LANES; ++r) {
     int k = (first + r) & (KITE_CLASSES - 1);
-    int take = min(w->tail[k] - w->head[k], KITE_LANES - n);
+    int take = min(KITE_SPAN(w->tail[k], w->head[k]), KITE_LANES - n);
     for (int i = 0; i < take; ++i) w->chunk[n + i] = w->lq[k][(w->tail[k] - 1 - i) & KITE_CLASS_MASK];
     w->tail[k] -= take;
     n += take;
@@ -1337,8 +1344,8 @@ void kite_schedule(kite_ctx *c, __global long *st, int *busy) {
   w->n = n;
   w->probe = (n == 0 && c->num_workers > 1);
   for (int k = 0; k < KITE_CLASSES; ++k) {
-    int from = (w->share_n > 0 && k == w->share_class) ? share_head : w->head[k];
-    w->room[k] = KITE_CLASS_CAP - (w->tail[k] - from);
+    uint from = (w->share_n > 0 && k == w->share_class) ? share_head : w->head[k];
+    w->room[k] = KITE_CLASS_CAP - KITE_SPAN(w->tail[k], from);
   }
 
   if (n == 0) {
@@ -1367,9 +1374,9 @@ void kite_schedule(kite_ctx *c, __global long *st, int *busy) {
   }
 }
 
-void kite_run_wide(kite_ctx *c, __global long *st, int simd_stats) {
+void kite_run_wide(kite_ctx *c, __global long *st, int simd_stats, uint ring_start) {
   __local kite_worker *w = c->w;
-  volatile __global int *dc = KITE_DEQUE_CTL(c, c->worker);
+  volatile __global uint *dc = KITE_DEQUE_CTL(c, c->worker);
   volatile __global long *q = KITE_DEQUE(c, c->worker);
   int busy = 0; /* lane 0, tracing: in a span */
 #if defined(KITE_NVIDIA)
@@ -1377,7 +1384,8 @@ void kite_run_wide(kite_ctx *c, __global long *st, int simd_stats) {
 #endif
   if (c->lane == 0) {
     for (int k = 0; k < KITE_CLASSES; ++k) {
-      w->head[k] = w->tail[k] = w->spawned[k] = 0;
+      w->head[k] = w->tail[k] = ring_start;
+      w->spawned[k] = 0;
       w->room[k] = KITE_CLASS_CAP;
     }
     w->ov = 0;
@@ -1433,11 +1441,11 @@ void kite_run_wide(kite_ctx *c, __global long *st, int simd_stats) {
       c->rng ^= c->rng << 5;
       int v = (int)(c->rng % (uint)(c->num_workers - 1));
       if (v >= c->worker) v += 1;
-      volatile __global int *vc = KITE_DEQUE_CTL(c, v);
-      int t = vc[KITE_DEQUE_TOP];
-      int b = vc[KITE_DEQUE_BOTTOM];
+      volatile __global uint *vc = KITE_DEQUE_CTL(c, v);
+      uint t = vc[KITE_DEQUE_TOP];
+      uint b = vc[KITE_DEQUE_BOTTOM];
       w->victims[c->lane] = v;
-      w->sizes[c->lane] = b - t;
+      w->sizes[c->lane] = KITE_SPAN(b, t);
     }
     if (e != KITE_NONE) {
       int code = (int)(e >> 32);
@@ -1463,7 +1471,7 @@ void kite_run_wide(kite_ctx *c, __global long *st, int simd_stats) {
 
 /* ---- The kernel ------------------------------------------------------------ */
 
-__kernel void kite_uber(__global long *pool, __global long *deques, __global int *deque_ctl,
+__kernel void kite_uber(__global long *pool, __global long *deques, __global uint *deque_ctl,
                         __global long *printbuf, __global int *ctl, __global long *ctl64,
                         __global long *stats, __global int *params, __global long *heap) {
 #if KITE_WIDE
@@ -1503,7 +1511,7 @@ __kernel void kite_uber(__global long *pool, __global long *deques, __global int
 
 #if KITE_WIDE
   c->w = &worker_state;
-  kite_run_wide(c, st, params[KITE_PARAM_SIMD_STATS]);
+  kite_run_wide(c, st, params[KITE_PARAM_SIMD_STATS], (uint)params[KITE_PARAM_DEQUE_START]);
 #else
   if (c->worker == 0 && c->ctl[KITE_CTL_STARTED] == 0) {
     c->ctl[KITE_CTL_STARTED] = 1;

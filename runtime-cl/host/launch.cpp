@@ -80,6 +80,11 @@ DeviceRun::DeviceRun(const Device &device, DeviceProgram &program, const RunShap
 
   cl_command_queue q = program_.queue.get();
   std::vector<int32_t> deque_ctl(size_t(shape.workers) * KITE_DEQUE_CTL_STRIDE, 0);
+  for (size_t v = 0; v < shape.workers; ++v) {
+    deque_ctl[v * KITE_DEQUE_CTL_STRIDE + KITE_DEQUE_TOP] = static_cast<int32_t>(shape.deque_start);
+    deque_ctl[v * KITE_DEQUE_CTL_STRIDE + KITE_DEQUE_BOTTOM] =
+        static_cast<int32_t>(shape.deque_start);
+  }
   Ctl ctl{};
   ctl[KITE_CTL_PRINT_LIMIT] = static_cast<int32_t>(shape.print_limit);
   ctl[KITE_CTL_ERROR_SITE] = -1;
@@ -95,6 +100,7 @@ DeviceRun::DeviceRun(const Device &device, DeviceProgram &program, const RunShap
   params[KITE_PARAM_MODE] = KITE_MODE_RUN;
   params[KITE_PARAM_TRACE_CAP] = static_cast<int32_t>(shape.trace_cap);
   params[KITE_PARAM_SIMD_STATS] = shape.simd_stats ? 1 : 0;
+  params[KITE_PARAM_DEQUE_START] = static_cast<int32_t>(shape.deque_start);
   auto write = [q](const Buffer &b, size_t bytes, const void *data) {
     check_cl(clEnqueueWriteBuffer(q, b.get(), CL_TRUE, 0, bytes, data, 0, nullptr, nullptr),
              "cannot write device memory");

@@ -25,6 +25,7 @@ struct RunShape {
   uint64_t heap_longs = 0;   // ctl64[KITE_CTL64_HEAP_SIZE]
   uint32_t trace_cap = 0;    // busy spans per worker for --trace; 0: no trace
   bool simd_stats = false;   // wide workers count the block codes of each round (--stats)
+  uint32_t deque_start = 0;  // the index the deques and local rings start at (--deque-start)
 
   // Longs per worker in the statistics buffer (its spans follow its stats).
   size_t stats_stride() const { return KITE_STATS_WORDS + size_t(KITE_TRACE_SPAN_WORDS) * trace_cap; }

@@ -115,6 +115,7 @@ struct Options {
   bool probe = false;
   std::optional<uint64_t> records;
   std::optional<uint64_t> deque;
+  uint64_t deque_start = 0;
   std::optional<uint64_t> workers;
   std::optional<uint64_t> lanes;
   std::optional<uint64_t> local_queue;
@@ -159,7 +160,7 @@ const std::set<std::string> kFlags = {"-t",         "--time",  "--stats", "--lis
 const std::set<std::string> kValued = {
     "--device",       "--records", "--deque", "--workers", "--lanes",         "--local-queue",
     "--print-buffer", "--heap",    "--trace", "--timeout", "--max-registers", "--record-align",
-    "--map-kernel-min", "--map-kernel-width"};
+    "--map-kernel-min", "--map-kernel-width", "--deque-start"};
 
 bool is_option(const std::string &token) {
   if (kFlags.count(token) || kValued.count(token)) return true;
@@ -221,6 +222,11 @@ std::optional<int> parse_command_line(int argc, char **argv, Options &o) {
   app.add_option("--deque", o.deque,
                  "Entries per worker's task deque, a power of two (default: 65536 on a CPU, "
                  "8192 on a GPU)");
+  app.add_option("--deque-start", o.deque_start,
+                 "For tests: the index every deque and local queue starts at, 0 to 4294967295 "
+                 "(default 0); the indices wrap, and a start near 2147483647 or 4294967295 "
+                 "makes a short run cross the wrap")
+      ->type_name("N");
   app.add_option("--workers", o.workers,
                  "Workers (work-groups) to launch, instead of the measured number");
   app.add_option("--lanes", o.lanes,
@@ -338,6 +344,9 @@ void check_options(const Options &o) {
   if (o.records && (*o.records < 1 || *o.records > kIntMax)) {
     throw RunError(fmt::format("--records must be between 1 and {}", kIntMax));
   }
+  if (o.deque_start > std::numeric_limits<uint32_t>::max())
+    throw RunError(fmt::format("--deque-start must be at most {}, not {}",
+                               std::numeric_limits<uint32_t>::max(), o.deque_start));
   if (o.deque && (*o.deque < 2 || *o.deque > (1u << 30) || (*o.deque & (*o.deque - 1)) != 0)) {
     throw RunError(fmt::format("--deque must be a power of two, not {}", *o.deque));
   }
@@ -378,6 +387,7 @@ RunShape choose_shape(const Options &o, const Device &device, uint32_t workers,
     uint64_t budget = std::min({device.global_mem / 4, uint64_t(device.max_alloc), kMaxPoolBytes});
     s.num_records = static_cast<uint32_t>(std::clamp<uint64_t>(budget / pool_bytes, 1, kIntMax));
   }
+  s.deque_start = static_cast<uint32_t>(o.deque_start);
   s.deque_cap = static_cast<uint32_t>(
       o.deque.value_or(device.is_cpu() ? kDefaultDequeCapCpu : kDefaultDequeCapGpu));
   const uint64_t per_worker = 2 * kHeadroomPerLane * lanes;
