@@ -232,10 +232,11 @@ typedef struct {
   uint top_seen; /* its top as last read: stale only makes the deque look fuller */
   uint top_next; /* read by lane 0 during a round, for the next schedule */
   int flags_next;
+  /* Read phase: the lanes copy share_n entries of ring share_class, from
+   * index share_from, to the global deque. */
   int share_class;
   uint share_from;
-  int share_n; /* read phase: lanes copy these entries of
-                                           a ring to the global deque */
+  int share_n;
   int probe;    /* run phase: the first KITE_PROBES lanes look for a victim */
   int idle;     /* rounds in a row that found no work */
   int last;     /* the ring the last round took its entries from */
