@@ -72,23 +72,20 @@ class LocalArrays {
   }
 
   // Inside an anonymous task every mention escapes.
-  void escape_all(const ast::StmtList &list) {
-    for (auto &st : list) {
-      if (st->expr) escape_names(*st->expr);
-      if (st->target) escape_names(*st->target);
-      escape_all(st->body);
-      escape_all(st->else_body);
-      for (auto &b : st->branches) escape_all(b.body);
+  class Mentions : public ast::Visitor {
+   public:
+    explicit Mentions(std::set<const ast::VarDecl *> &out) : out_(out) {}
+    using ast::Visitor::visit;
+    void visit(const ast::Expr &e) override {
+      if (e.var) out_.insert(e.var);
+      ast::Visitor::visit(e);
+      if (e.anon) visit(e.anon->body);
     }
-  }
-  void escape_names(const ast::Expr &e) {
-    if (e.var) escapes_.insert(e.var);
-    for (auto &c : e.children)
-      if (c) escape_names(*c);
-    for (auto &f : e.fields)
-      if (f.value) escape_names(*f.value);
-    if (e.anon) escape_all(e.anon->body);
-  }
+
+   private:
+    std::set<const ast::VarDecl *> &out_;
+  };
+  void escape_all(const ast::StmtList &list) { Mentions(escapes_).visit(list); }
 
   std::vector<const ast::VarDecl *> candidates_;
   std::set<const ast::VarDecl *> escapes_;
