@@ -499,7 +499,7 @@ class Emitter {
   void emit_exec(const Stmt &st, std::ostream &s, int ind) {
     switch (st.kind) {
       case StmtKind::Decl:
-        for (VarDecl *v : ntg::declared_vars(st))
+        for (VarDecl *v : ast::declared_vars(st))
           line(s, ind, slot(v) + " = " + (st.expr ? expr(*st.expr) : "0") + ";");
         return;
       case StmtKind::Assign: emit_assign(st, s, ind); return;
@@ -567,7 +567,7 @@ class Emitter {
     args += op.tail ? "f[0]" : link(op);
     for (size_t i = 1; i < call.children.size(); ++i) args += ", " + expr(*call.children[i]);
     std::string fn = dispatcher(call.children[0]->type->forced());
-    line(s, ind, fmt::format("{{ /* {} */", ntg::to_kite(*op.stmt)));
+    line(s, ind, fmt::format("{{ /* {} */", ast::to_kite(*op.stmt)));
     if (info.detached_from >= 0)
       line(s, ind + 2, fmt::format("atomic_inc(KITE_COUNTER(f, {}));", info.detached_slot));
     line(s, ind + 2, fmt::format("{}(c, {});", fn, args));
@@ -588,7 +588,7 @@ class Emitter {
     }
     const TaskDecl *callee = call.children[0]->task;
     const cps::Task &ct = p_.tasks[callee->id];
-    line(s, ind, fmt::format("{{ /* {} */", ntg::to_kite(*op.stmt)));
+    line(s, ind, fmt::format("{{ /* {} */", ast::to_kite(*op.stmt)));
     if (op.tail) {
       // Everything else in this task has happened: the callee takes over
       // this record (every record has room for any task) and answers this

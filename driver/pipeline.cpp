@@ -20,6 +20,8 @@
 #include "ir/lint.h"
 #include "ir/cps.h"
 #include "ir/ntg.h"
+#include "ir/returns.h"
+#include "ir/tail_calls.h"
 #include "ir/verify.h"
 
 namespace kite {
@@ -74,18 +76,27 @@ int compile(const SourceFile &file, const CompileOptions &o, std::ostream &diagn
     if (diags.error_count() == 0) verify_checked(*program);
     if (o.dump_closures) return dump_ast();
 
+    // Blocks flattened; `return` ends every path it is on (ir/returns.h).
+    move_returns(*program, types);
+    diags.check_no_errors();  // the checker's errors, reported with its warnings
+    verify_checked(*program);
     // Typed AST -> ANF: one task call per statement (ir/anf.h, §3.3.1).
-    to_anf(*program, types, diags);
+    to_anf(*program, types);
     if (diags.error_count() == 0) verify_anf(*program);
     if (o.dump_anf) return dump_ast();
 
     // ANF -> nested task graphs with dependencies (ir/ntg.h, §3.3.2-3.3.3),
-    // flattened `if`s and tail calls marked (§3.3.4) unless -O0.
+    // `if`s flattened (§3.3.4) unless -O0.
     ntg::BuildOptions build;
     build.optimize = o.optimize;
     ntg::Program &graphs = out.graphs;
     graphs = ntg::build(*program, build);
     verify(graphs);
+    // The calls that finish their task (ir/tail_calls.h, §3.3.4) unless -O0.
+    if (o.optimize) {
+      tail_calls::mark(graphs);
+      verify(graphs);
+    }
     warn_unordered_reads(graphs, written, diags);
     diags.release_warnings();
     diags.check_no_errors();  // -Werror

@@ -430,4 +430,69 @@ bool contains_task_call(const Expr &e) {
   return found;
 }
 
+std::vector<VarDecl *> declared_vars(const Stmt &s) {
+  std::vector<VarDecl *> out;
+  for (auto &v : s.vars) out.push_back(v.get());
+  for (VarDecl *v : s.temps) out.push_back(v);
+  return out;
+}
+
+std::vector<StmtList *> nested_lists(Stmt &s) {
+  std::vector<StmtList *> out;
+  switch (s.kind) {
+    case StmtKind::If:
+    case StmtKind::Then: out = {&s.body, &s.else_body}; break;
+    case StmtKind::For:
+    case StmtKind::Map:
+    case StmtKind::While:
+    case StmtKind::Block: out = {&s.body}; break;
+    case StmtKind::Case:
+      for (auto &b : s.branches) out.push_back(&b.body);
+      break;
+    case StmtKind::ExprStmt:
+    case StmtKind::Decl:
+    case StmtKind::Assign:
+    case StmtKind::Return: break;
+  }
+  return out;
+}
+
+VarDecl *new_temp(TaskDecl &task, const std::string &name, Type *type, SourceLoc loc) {
+  auto v = std::make_unique<VarDecl>();
+  v->loc = loc;
+  v->name = name;
+  v->type = type;
+  v->is_temp = true;
+  task.locals.push_back(std::move(v));
+  return task.locals.back().get();
+}
+
+ExprPtr name_of(VarDecl *v, SourceLoc loc) {
+  auto e = make_expr(ExprKind::Name, loc);
+  e->text = v->name;
+  e->var = v;
+  e->type = v->type;
+  return e;
+}
+
+StmtPtr decl_of(VarDecl *v, ExprPtr init, SourceLoc loc) {
+  auto s = std::make_unique<Stmt>();
+  s->kind = StmtKind::Decl;
+  s->loc = loc;
+  // The temporary is owned by the task; the statement refers to it through
+  // an unowned alias so `vars` keeps its meaning for declarations.
+  s->temps.push_back(v);
+  s->expr = std::move(init);
+  return s;
+}
+
+StmtPtr assign_of(VarDecl *v, ExprPtr rhs, SourceLoc loc) {
+  auto s = std::make_unique<Stmt>();
+  s->kind = StmtKind::Assign;
+  s->loc = loc;
+  s->target = name_of(v, loc);
+  s->expr = std::move(rhs);
+  return s;
+}
+
 }  // namespace kite::ast

@@ -258,6 +258,25 @@ std::string to_string(const TypeExpr &type);
 // A string literal as C and Kite write it: quoted, with escapes.
 std::string quote(const std::string &text);
 
+// The variables a declaration statement declares (its own and temporaries).
+std::vector<VarDecl *> declared_vars(const Stmt &s);
+// Kite source text of an expression or the head line of a statement
+// (ast_text.cpp: for dumps and the comments of generated code).
+std::string to_kite(const Expr &e);
+std::string to_kite(const Stmt &s);
+
+// The statement lists nested in s: branches, loop bodies, then's two sides.
+std::vector<StmtList *> nested_lists(Stmt &s);
+
+// Building blocks of the statements that passes add to a checked task: a
+// fresh temporary the task owns, a name of a variable, its declaration
+// (an unowned alias in `temps`, so that `vars` keeps its meaning for
+// declarations) and an assignment to it.
+VarDecl *new_temp(TaskDecl &task, const std::string &name, Type *type, SourceLoc loc);
+ExprPtr name_of(VarDecl *v, SourceLoc loc);
+StmtPtr decl_of(VarDecl *v, ExprPtr init, SourceLoc loc);
+StmtPtr assign_of(VarDecl *v, ExprPtr rhs, SourceLoc loc);
+
 // A copy of a checked expression (an anonymous task in it is shared: the
 // checker has lifted it to the program's tasks, and evaluating the copy makes
 // another closure of the same task).

@@ -1,8 +1,7 @@
-// ANF rewriting (§3.3.1): afterwards every task call stands in a statement of
-// its own, `f(a);` or `x <- f(a);`, with arguments that contain no task call;
-// blocks are flattened, and statements after an `if` with a returning branch
-// move into the branch that does not return, so `return` ends every path it
-// is on. Fresh variables hold intermediate results.
+// ANF rewriting (§3.3.1), after return motion (ir/returns.h): afterwards
+// every task call stands in a statement of its own, `f(a);` or
+// `x <- f(a);`, with arguments that contain no task call. Fresh variables
+// hold intermediate results.
 #pragma once
 
 #include "frontend/ast.h"
@@ -10,7 +9,7 @@
 
 namespace kite {
 
-void to_anf(ast::Program &program, TypeContext &types, Diagnostics &diags);
+void to_anf(ast::Program &program, TypeContext &types);
 
 // (is_task_call and contains_task_call are in frontend/ast.h.)
 using ast::contains_task_call;

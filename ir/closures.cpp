@@ -49,14 +49,6 @@ void own_vars(const StmtList &list, std::set<const VarDecl *> &out) {
   Own(out).visit(list);
 }
 
-ExprPtr name_of(VarDecl *v, SourceLoc loc) {
-  auto e = make_expr(ExprKind::Name, loc);
-  e->text = v->name;
-  e->var = v;
-  e->type = v->type;
-  return e;
-}
-
 }  // namespace
 
 void convert_closures(Program &program, TypeContext &types) {

@@ -147,7 +147,7 @@ class Lowering {
   static std::set<int> declared_in(const ntg::Graph &g) {
     std::set<int> out;
     for (auto &n : g.nodes) {
-      for (ast::VarDecl *v : ntg::declared_vars(*n->stmt)) out.insert(v->id);
+      for (ast::VarDecl *v : ast::declared_vars(*n->stmt)) out.insert(v->id);
       for (auto &sub : n->graphs) {
         std::set<int> more = declared_in(*sub);
         out.insert(more.begin(), more.end());

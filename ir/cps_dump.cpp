@@ -13,13 +13,13 @@ void dump_ops(const std::vector<Op> &ops, int indent, std::ostream &out) {
   std::string pad(indent, ' ');
   for (const Op &op : ops) {
     switch (op.kind) {
-      case OpKind::Exec: out << pad << ntg::to_kite(*op.stmt) << "\n"; break;
+      case OpKind::Exec: out << pad << ast::to_kite(*op.stmt) << "\n"; break;
       case OpKind::Spawn:
         if (op.tail) {
-          out << pad << "tail call " << ntg::to_kite(*op.stmt) << "  => finishes the task\n";
+          out << pad << "tail call " << ast::to_kite(*op.stmt) << "  => finishes the task\n";
           break;
         }
-        out << pad << "spawn " << ntg::to_kite(*op.stmt) << "  => signals n" << op.node << "\n";
+        out << pad << "spawn " << ast::to_kite(*op.stmt) << "  => signals n" << op.node << "\n";
         break;
       case OpKind::If:
       case OpKind::Case:
@@ -27,7 +27,7 @@ void dump_ops(const std::vector<Op> &ops, int indent, std::ostream &out) {
       case OpKind::For:
       case OpKind::Map:
         if (op.parallel) {
-          out << pad << ntg::to_kite(*op.stmt)
+          out << pad << ast::to_kite(*op.stmt)
               << (op.reduction.empty() ? ""
                   : std::string(op.reduction.scan ? " as a parallel scan (" : " as a parallel reduction (") +
                         reductions::describe(op.reduction) + ")")
@@ -35,7 +35,7 @@ void dump_ops(const std::vector<Op> &ops, int indent, std::ostream &out) {
           for (int g : op.graphs) out << " g" << g;
           out << "  => signals n" << op.node << "\n";
         } else {
-          out << pad << ntg::to_kite(*op.stmt) << " inline {\n";
+          out << pad << ast::to_kite(*op.stmt) << " inline {\n";
           for (size_t i = 0; i < op.inline_ops.size(); ++i) {
             if (i) out << pad << "} {\n";
             dump_ops(op.inline_ops[i], indent + 2, out);

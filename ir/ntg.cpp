@@ -1,4 +1,4 @@
-// Nested task graphs: Kite source printing, graph building, flattening and tail calls.
+// Nested task graphs: graph building and flattening.
 #include "ir/ntg.h"
 
 #include <fmt/format.h>
@@ -36,117 +36,6 @@ std::vector<int> Graph::preds(int node) const {
   for (auto [from, to] : edges)
     if (to == node) p.push_back(from);
   return p;
-}
-
-std::vector<VarDecl *> declared_vars(const Stmt &s) {
-  std::vector<VarDecl *> out;
-  for (auto &v : s.vars) out.push_back(v.get());
-  for (VarDecl *v : s.temps) out.push_back(v);
-  return out;
-}
-
-// --- Printing Kite source ------------------------------------------------
-
-namespace {
-
-int precedence(BinaryOp op) {
-  switch (op) {
-    case BinaryOp::Mul: case BinaryOp::Div: case BinaryOp::Mod: return 10;
-    case BinaryOp::Add: case BinaryOp::Sub: return 9;
-    case BinaryOp::Shl: case BinaryOp::Shr: return 8;
-    case BinaryOp::Lt: case BinaryOp::Le: case BinaryOp::Gt: case BinaryOp::Ge: return 7;
-    case BinaryOp::Eq: case BinaryOp::Ne: return 6;
-    case BinaryOp::BitAnd: return 5;
-    case BinaryOp::BitXor: return 4;
-    case BinaryOp::BitOr: return 3;
-    case BinaryOp::And: return 2;
-    case BinaryOp::Or: return 1;
-  }
-  return 0;
-}
-
-
-std::string expr_text(const Expr &e, int outer);
-
-std::string list_text(const std::vector<ExprPtr> &v, size_t from) {
-  std::string s;
-  for (size_t i = from; i < v.size(); ++i) s += (i > from ? ", " : "") + expr_text(*v[i], 0);
-  return s;
-}
-
-std::string expr_text(const Expr &e, int outer) {
-  switch (e.kind) {
-    case ExprKind::IntLit: return std::to_string(e.int_value) + (e.is_long ? "L" : "");
-    case ExprKind::FloatLit: {
-      std::string s = fmt::format("{}", e.float_value);
-      if (s.find_first_of(".eE") == std::string::npos && s.find("inf") == std::string::npos)
-        s += ".0";
-      return s + (e.is_float32 ? "f" : "");
-    }
-    case ExprKind::BoolLit: return e.bool_value ? "true" : "false";
-    case ExprKind::StringLit: return quote(e.text);
-    case ExprKind::Name: return e.var ? e.var->name : e.text;
-    case ExprKind::Call: return expr_text(*e.children[0], 11) + "(" + list_text(e.children, 1) + ")";
-    case ExprKind::Unary: return std::string(spelling(e.unop)) + expr_text(*e.children[0], 11);
-    case ExprKind::Binary: {
-      int p = precedence(e.binop);
-      std::string s = expr_text(*e.children[0], p) + " " + spelling(e.binop) + " " +
-                      expr_text(*e.children[1], p + 1);
-      return p < outer ? "(" + s + ")" : s;
-    }
-    case ExprKind::Field: return expr_text(*e.children[0], 11) + "." + e.text;
-    case ExprKind::Index:
-      return expr_text(*e.children[0], 11) + "[" + expr_text(*e.children[1], 0) + "]";
-    case ExprKind::Tuple: return "(" + list_text(e.children, 0) + ")";
-    case ExprKind::Range:
-      return "[" + expr_text(*e.children[0], 0) + ", " + expr_text(*e.children[1], 0) + "]";
-    case ExprKind::New:
-      return "new<" + (e.type_expr ? to_string(*e.type_expr) : "?") + ">(" + list_text(e.children, 0) +
-             ")";
-    case ExprKind::Construct: {
-      std::string s = e.type_expr->name + "{";
-      for (size_t i = 0; i < e.fields.size(); ++i)
-        s += (i ? ", " : " ") + e.fields[i].name + " = " + expr_text(*e.fields[i].value, 0);
-      return s + (e.fields.empty() ? "}" : " }");
-    }
-    case ExprKind::AnonTask: return e.task ? e.task->name : "task (...) {...}";
-    case ExprKind::Future: return "task " + expr_text(*e.children[0], 11);
-  }
-  return "?";
-}
-
-}  // namespace
-
-std::string to_kite(const Expr &e) { return expr_text(e, 0); }
-
-std::string to_kite(const Stmt &s) {
-  switch (s.kind) {
-    case StmtKind::ExprStmt: return to_kite(*s.expr);
-    case StmtKind::Decl: {
-      std::string names;
-      Type *type = nullptr;
-      for (VarDecl *v : declared_vars(s)) {
-        names += (names.empty() ? "" : ", ") + v->name;
-        type = v->type;
-      }
-      std::string t = type ? ": " + to_string(type) : "";
-      return names + t + (s.expr ? " = " + to_kite(*s.expr) : "");
-    }
-    case StmtKind::Assign: return to_kite(*s.target) + " <- " + to_kite(*s.expr);
-    case StmtKind::Return: return s.expr ? "return " + to_kite(*s.expr) : "return";
-    case StmtKind::If: return "if (" + to_kite(*s.expr) + ")";
-    case StmtKind::Case: return "case (" + to_kite(*s.expr) + ")";
-    case StmtKind::Then: return "then";
-    case StmtKind::While: return "while (" + to_kite(*s.expr) + ")";
-    case StmtKind::For:
-    case StmtKind::Map: {
-      std::string index = s.index_var && !s.index_var->is_temp ? "[" + s.index_var->name + "]" : "";
-      return std::string(s.kind == StmtKind::For ? "for" : "map") + " (" + s.elem_var->name + " = " +
-             to_kite(*s.expr) + index + ")";
-    }
-    case StmtKind::Block: return "{ ... }";
-  }
-  return "<statement>";
 }
 
 // --- Building graphs -------------------------------------------------------
@@ -477,65 +366,12 @@ class Builder {
   bool in_recursive_ = false;              // the task being built is one
 };
 
-// --- Tail calls -----------------------------------------------------------
-
-// The transitive predecessors of node k.
-std::set<int> ancestors(const Graph &g, int k) {
-  std::set<int> out;
-  std::vector<int> work = {k};
-  while (!work.empty()) {
-    int n = work.back();
-    work.pop_back();
-    for (auto [from, to] : g.edges)
-      if (to == n && out.insert(from).second) work.push_back(from);
-  }
-  return out;
-}
-
-// Whether every node of g but `last` and `except` has finished when node k
-// runs: it is an ancestor of k, or an immediate node before k in k's block.
-bool all_done_before(const Graph &g, int k, int except) {
-  std::set<int> anc = ancestors(g, k);
-  std::vector<std::set<int>> block = parallel_ancestors(g);
-  for (size_t i = 0; i < g.nodes.size(); ++i) {
-    if (int(i) == k || int(i) == except || anc.count(int(i))) continue;
-    bool same_block_before = int(i) < k && !g.nodes[i]->parallel() && block[i] == block[k];
-    if (!same_block_before) return false;
-  }
-  return true;
-}
-
-// §3.3.4's tail calls: a task whose last node is `return t`, where t is the
-// result of a call that everything else in the task happens before, lets
-// the callee finish the task: the callee's result goes straight to this
-// task's caller and this task's record is freed at once. Branches of a last
-// `if` or `case` are searched the same way.
-void mark_tail_calls(Graph &g) {
-  if (g.nodes.empty()) return;
-  int last = int(g.nodes.size()) - 1;
-  Node &r = *g.nodes[last];
-  if (r.stmt->kind == StmtKind::Return && r.stmt->expr && r.stmt->expr->kind == ExprKind::Name) {
-    std::vector<int> preds = g.preds(last);
-    if (preds.size() != 1) return;
-    Node &s = *g.nodes[preds[0]];
-    if (!s.spawns || s.stmt->kind != StmtKind::Assign || s.stmt->target->var != r.stmt->expr->var)
-      return;
-    if (all_done_before(g, preds[0], last)) s.tail_call = true;
-    return;
-  }
-  if ((r.kind == NodeKind::If || r.kind == NodeKind::Case) && !r.flattened &&
-      all_done_before(g, last, -1))
-    for (auto &sub : r.graphs) mark_tail_calls(*sub);
-}
-
 }  // namespace
 
 Program build(ast::Program &program, const BuildOptions &options) {
   Program p;
   Builder b(p, options, reductions::recursive_tasks(program));
   for (auto &t : program.tasks) p.tasks.push_back(b.build_task(*t));
-  if (options.optimize)
-    for (auto &t : p.tasks) mark_tail_calls(*t.body);
   return p;
 }
 

@@ -71,7 +71,7 @@ struct Program {
 };
 
 struct BuildOptions {
-  bool optimize = true;  // graph flattening, tail calls (§3.3.4) and parallel reductions
+  bool optimize = true;  // graph flattening (§3.3.4) and parallel reductions
 };
 
 Program build(ast::Program &program, const BuildOptions &options = {});
@@ -80,12 +80,6 @@ Program build(ast::Program &program, const BuildOptions &options = {});
 // and edges. `dump_dot` prints the same as Graphviz.
 void dump(const Program &p, std::ostream &out);
 void dump_dot(const Program &p, std::ostream &out);
-
-// The variables a declaration statement declares (its own and temporaries).
-std::vector<ast::VarDecl *> declared_vars(const ast::Stmt &s);
-// Kite source text of an expression or the head line of a statement.
-std::string to_kite(const ast::Expr &e);
-std::string to_kite(const ast::Stmt &s);
 
 // The parallel ancestors of each node of g, through the nodes that are not
 // parallel: nodes with equal sets run in one block (ir/cps.h).

@@ -22,7 +22,7 @@ class Collector : public ast::Visitor {
   void visit(const Stmt &st) override {
     if (use_ == Use::Written && st.target && st.target->kind == ExprKind::Name && st.target->var)
       out_.insert(st.target->var);
-    for (const ast::VarDecl *v : ntg::declared_vars(st)) out_.insert(v);
+    for (const ast::VarDecl *v : ast::declared_vars(st)) out_.insert(v);
     if (st.index_var) out_.insert(st.index_var.get());
     if (st.coll_var) out_.insert(st.coll_var.get());
     for (auto &b : st.branches)
