@@ -29,12 +29,9 @@ std::string init_text(const SourceFile &file, const Stmt &s) {
 }
 
 bool mentions(const Expr &e, const std::string &name) {
-  if (e.kind == ExprKind::Name && e.text == name) return true;
-  for (auto &c : e.children)
-    if (c && mentions(*c, name)) return true;
-  for (auto &f : e.fields)
-    if (f.value && mentions(*f.value, name)) return true;
-  return false;
+  bool found = false;
+  for_each_expr(e, [&](const Expr &x) { found = found || (x.kind == ExprKind::Name && x.text == name); });
+  return found;
 }
 
 // -Wshadow: a declaration in a nested block of a task that hides a variable
@@ -135,72 +132,69 @@ class Shadows {
 // case binders) that nothing reads.
 class Unused {
  public:
-  void collect_reads(const StmtList &stmts) {
-    for (auto &s : stmts) {
-      if (s->expr) reads(*s->expr);
-      // `x <- e` does not read x; `a[i] <- e` and `r.f <- e` read a and r.
-      if (s->target && s->target->kind != ExprKind::Name) reads(*s->target);
-      collect_reads(s->body);
-      collect_reads(s->else_body);
-      for (auto &b : s->branches) collect_reads(b.body);
-    }
-  }
+  void collect_reads(const StmtList &stmts) { Reads(read_).visit(stmts); }
 
   void report(const TaskDecl &t, const std::set<const VarDecl *> &skip, Diagnostics &diags) {
-    skip_ = &skip;
-    report(t.body, diags);
+    Report(read_, skip, diags).visit(t.body);
   }
 
  private:
-  void reads(const Expr &e) {
-    if (e.var) read_.insert(e.var);
-    for (auto &c : e.children)
-      if (c) reads(*c);
-    for (auto &f : e.fields)
-      if (f.value) reads(*f.value);
-  }
-
-  void report(const StmtList &stmts, Diagnostics &diags) {
-    for (auto &s : stmts) {
-      if (s->kind == StmtKind::Decl)
-        for (auto &v : s->vars)
-          if (!read_.count(v.get()) && !skip_->count(v.get()) && !v->name.empty() &&
-              v->name[0] != '_')
-            diags.warning(v->loc, Warning::Unused,
-                          fmt::format("'{}' is never {}", v->name,
-                                      v->type && v->type->kind == TypeKind::Task ? "used" : "read"));
-      report(s->body, diags);
-      report(s->else_body, diags);
-      for (auto &b : s->branches) report(b.body, diags);
+  // Every variable an expression mentions, but `x <- e` does not read x
+  // (`a[i] <- e` and `r.f <- e` read a and r).
+  class Reads : public Visitor {
+   public:
+    explicit Reads(std::set<const VarDecl *> &out) : out_(out) {}
+    using Visitor::visit;
+    void visit(const Stmt &s) override {
+      assigned_ = s.target && s.target->kind == ExprKind::Name ? s.target.get() : nullptr;
+      Visitor::visit(s);  // the target first
     }
-  }
+    void visit(const Expr &e) override {
+      if (&e == assigned_) return;
+      if (e.var) out_.insert(e.var);
+      Visitor::visit(e);
+    }
+
+   private:
+    std::set<const VarDecl *> &out_;
+    const Expr *assigned_ = nullptr;
+  };
+
+  class Report : public Visitor {
+   public:
+    Report(const std::set<const VarDecl *> &read, const std::set<const VarDecl *> &skip,
+           Diagnostics &diags)
+        : read_(read), skip_(skip), diags_(diags) {}
+    using Visitor::visit;
+    void visit(const Stmt &s) override {
+      if (s.kind == StmtKind::Decl)
+        for (auto &v : s.vars)
+          if (!read_.count(v.get()) && !skip_.count(v.get()) && !v->name.empty() &&
+              v->name[0] != '_')
+            diags_.warning(v->loc, Warning::Unused,
+                           fmt::format("'{}' is never {}", v->name,
+                                       v->type && v->type->kind == TypeKind::Task ? "used" : "read"));
+      Visitor::visit(s);
+    }
+
+   private:
+    const std::set<const VarDecl *> &read_, &skip_;
+    Diagnostics &diags_;
+  };
 
   std::set<const VarDecl *> read_;
-  const std::set<const VarDecl *> *skip_ = nullptr;
 };
 
 // -Wprint-format: printf- or format-style placeholders in a string given to
 // print, which prints its arguments as they are, separated by spaces.
-class PrintFormat {
+class PrintFormat : public Visitor {
  public:
   PrintFormat(const SourceFile &file, Diagnostics &diags) : file_(file), diags_(diags) {}
-
-  void list(const StmtList &stmts) {
-    for (auto &s : stmts) {
-      if (s->expr) expr(*s->expr);
-      if (s->target) expr(*s->target);
-      list(s->body);
-      list(s->else_body);
-      for (auto &b : s->branches) list(b.body);
-    }
-  }
+  using Visitor::visit;
 
  private:
-  void expr(const Expr &e) {
-    for (auto &c : e.children)
-      if (c) expr(*c);
-    for (auto &f : e.fields)
-      if (f.value) expr(*f.value);
+  void visit(const Expr &e) override {
+    Visitor::visit(e);
     if (e.kind != ExprKind::Call || e.children[0]->builtin != int(Builtin::print_)) return;
     for (size_t i = 1; i < e.children.size(); ++i) {
       const Expr &a = *e.children[i];
@@ -262,14 +256,14 @@ const VarDecl *root(const Expr &e) {
   return nullptr;
 }
 
-class Writes {
+class Writes : public Visitor {
  public:
   explicit Writes(const Program &p) : p_(p) {}
 
   std::set<const VarDecl *> run() {
     do {
       changed_ = false;
-      for (auto &t : p_.tasks) list(t->body);
+      for (auto &t : p_.tasks) visit(t->body);
     } while (changed_);
     return written_;
   }
@@ -279,28 +273,20 @@ class Writes {
     if (v && written_.insert(v).second) changed_ = true;
   }
 
-  void list(const StmtList &stmts) {
-    for (auto &s : stmts) {
-      if (s->kind == StmtKind::Assign) {
-        const Expr &t = *s->target;
-        if (t.kind != ExprKind::Name) add(root(t));
-        // Assigning a loop's element writes its collection.
-        if (t.kind == ExprKind::Name && t.var && t.var->alias_of && t.var->alias_of->expr)
-          add(root(*t.var->alias_of->expr));
-      }
-      if (s->expr) expr(*s->expr);
-      if (s->target) expr(*s->target);
-      list(s->body);
-      list(s->else_body);
-      for (auto &b : s->branches) list(b.body);
+  using Visitor::visit;
+  void visit(const Stmt &s) override {
+    if (s.kind == StmtKind::Assign) {
+      const Expr &t = *s.target;
+      if (t.kind != ExprKind::Name) add(root(t));
+      // Assigning a loop's element writes its collection.
+      if (t.kind == ExprKind::Name && t.var && t.var->alias_of && t.var->alias_of->expr)
+        add(root(*t.var->alias_of->expr));
     }
+    Visitor::visit(s);
   }
 
-  void expr(const Expr &e) {
-    for (auto &c : e.children)
-      if (c) expr(*c);
-    for (auto &f : e.fields)
-      if (f.value) expr(*f.value);
+  void visit(const Expr &e) override {
+    Visitor::visit(e);
     if (e.kind != ExprKind::Call) return;
     const Expr &callee = *e.children[0];
     if (callee.builtin >= 0) {
@@ -347,7 +333,7 @@ void lint(const Program &program, Diagnostics &diags) {
     if (!own(*t)) continue;
     shadows.task(*t);
     unused.report(*t, shadows.shadowing_, diags);
-    print.list(t->body);
+    print.visit(t->body);
   }
 }
 
