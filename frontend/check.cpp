@@ -621,10 +621,11 @@ class Checker {
   // Whether literal arithmetic e has an unsuffixed integer literal too large
   // for an int.
   static bool needs_long(const Expr &e) {
-    if (e.kind == ExprKind::IntLit) return !e.is_long && !e.fits_int;
-    for (auto &c : e.children)
-      if (c && needs_long(*c)) return true;
-    return false;
+    bool found = false;
+    for_each_expr(e, [&](const Expr &x) {
+      found = found || (x.kind == ExprKind::IntLit && !x.is_long && !x.fits_int);
+    });
+    return found;
   }
 
   // A literal, or `-`, `~` and arithmetic operators applied to literals only.
@@ -788,12 +789,10 @@ class Checker {
   }
 
   static void collect_vars(const Expr &e, std::vector<VarDecl *> &out) {
-    if (e.kind == ExprKind::Name && e.var &&
-        std::find(out.begin(), out.end(), e.var) == out.end())
-      out.push_back(e.var);
-    for (auto &c : e.children)
-      if (c) collect_vars(*c, out);
-    for (auto &f : e.fields) collect_vars(*f.value, out);
+    for_each_expr(e, [&](const Expr &x) {
+      if (x.kind == ExprKind::Name && x.var && std::find(out.begin(), out.end(), x.var) == out.end())
+        out.push_back(x.var);
+    });
   }
 
   Type *check_field(Expr &e) {
