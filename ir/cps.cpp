@@ -146,13 +146,9 @@ class Lowering {
 
   static std::set<int> declared_in(const ntg::Graph &g) {
     std::set<int> out;
-    for (auto &n : g.nodes) {
-      for (ast::VarDecl *v : ast::declared_vars(*n->stmt)) out.insert(v->id);
-      for (auto &sub : n->graphs) {
-        std::set<int> more = declared_in(*sub);
-        out.insert(more.begin(), more.end());
-      }
-    }
+    ntg::for_each_node(g, [&](const ntg::Node &n) {
+      for (ast::VarDecl *v : ast::declared_vars(*n.stmt)) out.insert(v->id);
+    });
     return out;
   }
 
@@ -272,15 +268,13 @@ class Lowering {
   }
 
   static bool assigns(const ntg::Graph &g, int var) {
-    for (auto &n : g.nodes) {
-      const ast::Stmt &st = *n->stmt;
-      if (st.kind == ast::StmtKind::Assign && st.target->kind == ast::ExprKind::Name &&
-          st.target->var && st.target->var->id == var)
-        return true;
-      for (auto &sub : n->graphs)
-        if (assigns(*sub, var)) return true;
-    }
-    return false;
+    bool found = false;
+    ntg::for_each_node(g, [&](const ntg::Node &n) {
+      const ast::Stmt &st = *n.stmt;
+      found = found || (st.kind == ast::StmtKind::Assign && st.target->kind == ast::ExprKind::Name &&
+                        st.target->var && st.target->var->id == var);
+    });
+    return found;
   }
 
   bool lower_direct_map(const ntg::Node &node, Op &op) {

@@ -351,12 +351,9 @@ class Builder {
   }
 
   static bool has_return(const Graph &g) {
-    for (auto &n : g.nodes) {
-      if (n->stmt->kind == StmtKind::Return) return true;
-      for (auto &sub : n->graphs)
-        if (has_return(*sub)) return true;
-    }
-    return false;
+    bool found = false;
+    for_each_node(g, [&](const Node &n) { found = found || n.stmt->kind == StmtKind::Return; });
+    return found;
   }
 
   Program &p_;
@@ -373,6 +370,13 @@ Program build(ast::Program &program, const BuildOptions &options) {
   Builder b(p, options, reductions::recursive_tasks(program));
   for (auto &t : program.tasks) p.tasks.push_back(b.build_task(*t));
   return p;
+}
+
+void for_each_node(const Graph &g, const std::function<void(const Node &)> &fn) {
+  for (auto &n : g.nodes) {
+    fn(*n);
+    for (auto &sub : n->graphs) for_each_node(*sub, fn);
+  }
 }
 
 std::vector<std::set<int>> parallel_ancestors(const Graph &g) {

@@ -4,6 +4,7 @@
 // graph per branch.
 #pragma once
 
+#include <functional>
 #include <iosfwd>
 #include <memory>
 #include <set>
@@ -80,6 +81,10 @@ Program build(ast::Program &program, const BuildOptions &options = {});
 // and edges. `dump_dot` prints the same as Graphviz.
 void dump(const Program &p, std::ostream &out);
 void dump_dot(const Program &p, std::ostream &out);
+
+// Calls fn on every node of g and of the graphs nested in it, each node
+// before its nested graphs' nodes.
+void for_each_node(const Graph &g, const std::function<void(const Node &)> &fn);
 
 // The parallel ancestors of each node of g, through the nodes that are not
 // parallel: nodes with equal sets run in one block (ir/cps.h).
