@@ -790,7 +790,8 @@ class Checker {
 
   static void collect_vars(const Expr &e, std::vector<VarDecl *> &out) {
     for_each_expr(e, [&](const Expr &x) {
-      if (x.kind == ExprKind::Name && x.var && std::find(out.begin(), out.end(), x.var) == out.end())
+      if (x.kind == ExprKind::Name && x.var &&
+          std::find(out.begin(), out.end(), x.var) == out.end())
         out.push_back(x.var);
     });
   }

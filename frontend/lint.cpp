@@ -30,7 +30,9 @@ std::string init_text(const SourceFile &file, const Stmt &s) {
 
 bool mentions(const Expr &e, const std::string &name) {
   bool found = false;
-  for_each_expr(e, [&](const Expr &x) { found = found || (x.kind == ExprKind::Name && x.text == name); });
+  for_each_expr(e, [&](const Expr &x) {
+    found = found || (x.kind == ExprKind::Name && x.text == name);
+  });
   return found;
 }
 
@@ -173,7 +175,8 @@ class Unused {
               v->name[0] != '_')
             diags_.warning(v->loc, Warning::Unused,
                            fmt::format("'{}' is never {}", v->name,
-                                       v->type && v->type->kind == TypeKind::Task ? "used" : "read"));
+                                       v->type && v->type->kind == TypeKind::Task ? "used"
+                                                                                  : "read"));
       Visitor::visit(s);
     }
 

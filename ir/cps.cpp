@@ -271,8 +271,9 @@ class Lowering {
     bool found = false;
     ntg::for_each_node(g, [&](const ntg::Node &n) {
       const ast::Stmt &st = *n.stmt;
-      found = found || (st.kind == ast::StmtKind::Assign && st.target->kind == ast::ExprKind::Name &&
-                        st.target->var && st.target->var->id == var);
+      found = found || (st.kind == ast::StmtKind::Assign &&
+                        st.target->kind == ast::ExprKind::Name && st.target->var &&
+                        st.target->var->id == var);
     });
     return found;
   }
