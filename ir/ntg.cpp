@@ -336,12 +336,9 @@ class Builder {
   }
 
   static bool contains_call(const Expr &e) {
-    if (e.kind == ExprKind::Call) return true;
-    for (auto &c : e.children)
-      if (c && contains_call(*c)) return true;
-    for (auto &f : e.fields)
-      if (contains_call(*f.value)) return true;
-    return false;
+    bool found = false;
+    for_each_expr(e, [&](const Expr &x) { found = found || x.kind == ExprKind::Call; });
+    return found;
   }
 
   std::unique_ptr<Graph> empty_graph() {
