@@ -81,9 +81,9 @@ DeviceRun::DeviceRun(const Device &device, DeviceProgram &program, const RunShap
   cl_command_queue q = program_.queue.get();
   std::vector<int32_t> deque_ctl(size_t(shape.workers) * KITE_DEQUE_CTL_STRIDE, 0);
   for (size_t v = 0; v < shape.workers; ++v) {
-    deque_ctl[v * KITE_DEQUE_CTL_STRIDE + KITE_DEQUE_TOP] = static_cast<int32_t>(shape.deque_start);
-    deque_ctl[v * KITE_DEQUE_CTL_STRIDE + KITE_DEQUE_BOTTOM] =
-        static_cast<int32_t>(shape.deque_start);
+    int32_t *ctl_words = &deque_ctl[v * KITE_DEQUE_CTL_STRIDE];
+    const auto start = static_cast<int32_t>(shape.deque_start);
+    ctl_words[KITE_DEQUE_TOP] = ctl_words[KITE_DEQUE_BOTTOM] = start;
   }
   Ctl ctl{};
   ctl[KITE_CTL_PRINT_LIMIT] = static_cast<int32_t>(shape.print_limit);

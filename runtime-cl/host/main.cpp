@@ -115,7 +115,7 @@ struct Options {
   bool probe = false;
   std::optional<uint64_t> records;
   std::optional<uint64_t> deque;
-  uint64_t deque_start = 0;
+  int64_t deque_start = 0;  // checked to fit a uint32_t
   std::optional<uint64_t> workers;
   std::optional<uint64_t> lanes;
   std::optional<uint64_t> local_queue;
@@ -344,8 +344,8 @@ void check_options(const Options &o) {
   if (o.records && (*o.records < 1 || *o.records > kIntMax)) {
     throw RunError(fmt::format("--records must be between 1 and {}", kIntMax));
   }
-  if (o.deque_start > std::numeric_limits<uint32_t>::max())
-    throw RunError(fmt::format("--deque-start must be at most {}, not {}",
+  if (o.deque_start < 0 || o.deque_start > int64_t(std::numeric_limits<uint32_t>::max()))
+    throw RunError(fmt::format("--deque-start must be between 0 and {}, not {}",
                                std::numeric_limits<uint32_t>::max(), o.deque_start));
   if (o.deque && (*o.deque < 2 || *o.deque > (1u << 30) || (*o.deque & (*o.deque - 1)) != 0)) {
     throw RunError(fmt::format("--deque must be a power of two, not {}", *o.deque));
