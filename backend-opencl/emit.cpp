@@ -638,8 +638,8 @@ class Emitter {
   // Where a call's result goes: node `op.node` of this record; in a direct
   // map, with the iteration's place in its chunk above KITE_NODE_SHIFT.
   std::string link(const cps::Op &op) {
-    if (!p_.nodes[op.node].direct) return fmt::format("KITE_LINK(rec, {})", op.node);
-    return fmt::format("KITE_LINK(rec, {} + (({} - lo) << KITE_NODE_SHIFT))", op.node,
+    if (!p_.nodes[op.node].direct) return fmt::format("KITE_CALL_LINK(rec, {})", op.node);
+    return fmt::format("KITE_CALL_LINK(rec, {} + (({} - lo) << KITE_NODE_SHIFT))", op.node,
                        direct_index_);
   }
 
@@ -708,13 +708,16 @@ class Emitter {
   }
 
   // The same inside kite_signal, where `*own` may hold: once the block is
-  // queued it may run anywhere, and the caller's `own` no longer holds.
+  // queued it may run anywhere, and the caller's `own` holds after it only
+  // while the record is private (KITE_OWN: the block went on this lane's
+  // stack).
   std::string ready_when_last_in_signal(const cps::Block &w) {
     if (w.counter_init == 1)
-      return fmt::format("if (*own) KITE_FENCE(); kite_ready(c, rec, {}); *own = 0;", w.code);
+      return fmt::format(
+          "if (*own) KITE_READY_FENCE(); kite_ready(c, rec, {}); *own = KITE_OWN(c, rec);", w.code);
     return fmt::format(
-        "if (kite_dec(*own, KITE_COUNTER(f, {})) == 1) {{ if (*own) KITE_FENCE(); "
-        "kite_ready(c, rec, {}); *own = 0; }}",
+        "if (kite_dec(*own, KITE_COUNTER(f, {})) == 1) {{ if (*own) KITE_READY_FENCE(); "
+        "kite_ready(c, rec, {}); *own = KITE_OWN(c, rec); }}",
         w.counter_slot, w.code);
   }
 
@@ -1011,7 +1014,7 @@ class Emitter {
     emit_copy_vars(op, "cf", s, ind + 6);
     line(s, ind + 6, fmt::format("KITE_I(cf, {}) = 0; KITE_I(cf, {}) = n;", op.lo_slot, op.hi_slot));
     if (op.step_slot >= 0) line(s, ind + 6, fmt::format("KITE_I(cf, {}) = 0;", op.step_slot));
-    line(s, ind + 6, fmt::format("cf[0] = KITE_LINK(rec, {});", op.node));
+    line(s, ind + 6, fmt::format("cf[0] = KITE_CALL_LINK(rec, {});", op.node));
     const int code = p_.blocks[op.split_block].code;
     if (op.kernel) {
       // A long map runs as its kernel (kite_offload): the record covers no
@@ -1061,14 +1064,20 @@ class Emitter {
     // Whoever the signals below wake reads what this block wrote; while
     // `own` holds, they wake nobody but this lane (kite_signal and
     // kite_finish fence before they hand anything over).
-    if (!b.notify.empty()) share_record(s, ind);  // a block of this record may start elsewhere
-    line(s, ind, own_ ? "if (!own) KITE_FENCE();" : "KITE_FENCE();");
-    std::vector<const cps::Block *> tails = tail_blocks(b.notify, b.graph);
-    for (int n : b.notify) {
-      const cps::Block &w = p_.blocks[n];
-      if (std::find(tails.begin(), tails.end(), &w) == tails.end()) line(s, ind, ready_when_last(w));
+    if (!b.notify.empty()) {
+      share_record(s, ind);  // a block of this record may start elsewhere
+      line(s, ind, own_ ? "if (!own) KITE_FENCE();" : "KITE_FENCE();");
+      std::vector<const cps::Block *> tails = tail_blocks(b.notify, b.graph);
+      for (int n : b.notify) {
+        const cps::Block &w = p_.blocks[n];
+        if (std::find(tails.begin(), tails.end(), &w) == tails.end()) line(s, ind, ready_when_last(w));
+      }
+      if (!tails.empty()) ready_tail_blocks(tails, p_.graphs[b.graph], own_ ? "own" : "0", "return;", s, ind);
     }
-    if (!tails.empty()) ready_tail_blocks(tails, p_.graphs[b.graph], own_ ? "own" : "0", "return;", s, ind);
+    // What this block made ready went on this lane's stack, if the record
+    // is still private (KITE_OWN).
+    line(s, ind, "if (!own) own = KITE_OWN(c, rec);");
+    if (b.notify.empty()) line(s, ind, "if (!own) KITE_FENCE();");
     line(s, ind, fmt::format("{{ int d = kite_signal(c, rec, -1, 0, {}, {}); if (d >= 0) kite_finish(c, d, own); }}",
                              b.graph, "&own"));
   }
@@ -1377,7 +1386,7 @@ class Emitter {
   // The last chunk of a map, a reduction or a scan: the loop's node
   // happens in the record that started it (`parent`).
   void emit_node_in_parent(const cps::Op &op, std::ostream &s, int ind) {
-    line(s, ind, "own = 0;");
+    line(s, ind, "own = KITE_OWN(c, parent);");
     line(s, ind, fmt::format("int d = kite_signal(c, parent, {}, 0, -1, &own);", op.node));
     line(s, ind, "if (d >= 0) kite_finish(c, d, 0);");
   }
@@ -1459,7 +1468,7 @@ class Emitter {
                              g.outstanding_slot));
     // Every call has returned: end the chunk as a returning call would.
     line(s, ind + 2, fmt::format("*KITE_COUNTER(f, {}) = 1;", g.outstanding_slot));
-    line(s, ind + 2, "int own = 0;");
+    line(s, ind + 2, "int own = KITE_OWN(c, rec);");
     line(s, ind + 2, fmt::format("int d = kite_signal(c, rec, -1, 0, {}, &own);", g.id));
     line(s, ind + 2, "if (d >= 0) kite_finish(c, d, 0);");
     line(s, ind, "}");
@@ -1594,8 +1603,12 @@ class Emitter {
                        : b.kind == cps::BlockKind::Next  ? "next map iteration"
                                                          : "continuation";
     s << fmt::format("{{ /* task {}: {} b{} */\n", t.name, what, b.id);
-    own_ = task_entry;
-    line(s, 4, fmt::format("int own = {};", int(own_)));
+    // A continuation's `own`: whether its record is private to this lane
+    // (KITE_OWN; then no other lane signals it either).
+    const bool plain = b.kind != cps::BlockKind::Step && b.kind != cps::BlockKind::Split &&
+                       b.kind != cps::BlockKind::Next;
+    own_ = plain;
+    line(s, 4, fmt::format("int own = {};", task_entry ? "1" : plain ? "KITE_OWN(c, rec)" : "0"));
     if (b.kind == cps::BlockKind::Step) {
       emit_step(b, s);
     } else if (b.kind == cps::BlockKind::Split) {
@@ -1721,7 +1734,7 @@ class Emitter {
     line(s, 6, fmt::format("{{ int n = KITE_I(f, {}) - KITE_I(f, {});", g.hi_slot, g.lo_slot));
     line(s, 8, "int parent = (int)(f[0] & 0xffffffffL);");
     line(s, 8, "kite_free(c, rec);");
-    line(s, 8, "rec = parent; f = KITE_REC(c, rec); *own = 0;");
+    line(s, 8, "rec = parent; f = KITE_REC(c, rec); *own = KITE_OWN(c, rec);");
     line(s, 8, fmt::format("if (atomic_sub(KITE_COUNTER(f, {}), n) != n) return -1;", g.end_slot));
     line(s, 8, "KITE_FENCE();");
     line(s, 8, fmt::format("node = {}; graph = -1; continue; }}", g.end_node));

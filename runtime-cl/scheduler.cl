@@ -86,6 +86,23 @@
 #define KITE_LOOP_CHECKS 0
 #endif
 #define KITE_LOOP_FAULTS (KITE_WIDE && KITE_LOOP_CHECKS)
+/* Lane stacks (kite-run --lane-blocks N, KITE_LANE_BLOCKS): a lane of a
+ * wide worker runs up to N blocks a round, the first from the round's
+ * chunk and the rest, depth first, from a stack of its own: what its
+ * blocks make ready goes on its stack (KITE_STACK entries, private memory)
+ * rather than into the worker's queues, and what is left there at the end
+ * of its turn goes to the local queue, oldest first. A record made by a
+ * call on such a lane is *private* (KITE_PRIV in its link) until a block of
+ * it, or of a record below it, is queued where another lane may run it
+ * (kite_escape): until then only this lane touches its counters, so its
+ * signals need no atomic and no fence (KITE_OWN), as a task's entry block
+ * alone with its record needs none (`own`). 1 (the default): one block per
+ * lane and round, no stacks. See "Lane stacks" in docs/design.md. */
+#ifndef KITE_LANE_BLOCKS
+#define KITE_LANE_BLOCKS 1
+#endif
+#define KITE_STACKS (KITE_WIDE && KITE_LANE_BLOCKS > 1)
+#define KITE_STACK 64
 /* Entries in a wide worker's local-memory queue, a power of two of at least
  * 2 * KITE_LANES (kite-run --local-queue). */
 #ifndef KITE_LOCAL_QUEUE
@@ -294,6 +311,13 @@ typedef struct {
 #if KITE_WIDE
   __local kite_worker *w;
 #endif
+#if KITE_STACKS
+  long *stack;     /* this lane's stack of ready blocks, KITE_STACK entries (an array of
+                      kite_uber's, so that the context's fields can stay in registers) */
+  int sp;          /* entries on it */
+  int stack_stop;  /* 1: run no more blocks from it this turn (a print, an error) */
+  long n_stacked;  /* blocks run from it */
+#endif
 } kite_ctx;
 
 /* Records lie KITE_RECORD_STRIDE longs apart: the artifact's KITE_RECORD_WORDS
@@ -305,6 +329,25 @@ typedef struct {
 #define KITE_REC(c, r) ((c)->pool + (long)(r) * KITE_RECORD_STRIDE)
 #define KITE_ENTRY(code, rec) (((long)(code) << 32) | (long)(uint)(rec))
 #define KITE_LINK(parent, node) (((long)(node) << 32) | (long)(uint)(parent))
+/* A link's parent record and node; the bit above the node marks a private
+ * record (KITE_STACKS). */
+#define KITE_PRIV (1L << 62)
+#define KITE_LINK_PARENT(link) ((int)((link) & 0xffffffffL))
+#define KITE_LINK_NODE(link) ((int)(((link) >> 32) & 0x3fffffff))
+#if KITE_STACKS
+/* The link of a record that a call makes: private. */
+#define KITE_CALL_LINK(parent, node) (KITE_LINK(parent, node) | KITE_PRIV)
+/* Whether record r is private to this lane. */
+#define KITE_OWN(c, r) ((KITE_REC(c, r)[0] & KITE_PRIV) != 0)
+/* A block of a record whose signals took no fence (`own`) goes on this
+ * lane's stack, or to a queue: the round's barrier orders what other lanes
+ * of the worker see, and kite_push's fences what other workers see. */
+#define KITE_READY_FENCE()
+#else
+#define KITE_CALL_LINK(parent, node) KITE_LINK(parent, node)
+#define KITE_OWN(c, r) 0
+#define KITE_READY_FENCE() KITE_FENCE()
+#endif
 /* Typed access to a record's slots. */
 #define KITE_I(f, s) (*(KITE_DATA __global int *)((f) + (s)))
 #define KITE_L(f, s) ((f)[s])
@@ -341,6 +384,9 @@ void kite_error(kite_ctx *c, int kind, int site, long a, long b) {
   }
   KITE_FENCE();
   atomic_xchg(&c->ctl[KITE_CTL_DONE], 1);
+#if KITE_STACKS
+  c->stack_stop = 1;
+#endif
 }
 
 int kite_div_i(kite_ctx *c, int a, int b, int site) {
@@ -574,9 +620,30 @@ void kite_written(kite_ctx *c, int n) {
 }
 #endif
 
+#if KITE_STACKS
+/* A block of record r is about to be queued where another lane may run it:
+ * r and the private records above it (whose counters its end reaches) are
+ * private no longer. */
+void kite_escape(kite_ctx *c, int r) {
+  int any = 0;
+  while (r >= 0) {
+    kite_rec f = KITE_REC(c, r);
+    long link = f[0];
+    if (!(link & KITE_PRIV)) break;
+    f[0] = link & ~KITE_PRIV;
+    any = 1;
+    r = KITE_LINK_PARENT(link);
+  }
+  if (any) KITE_FENCE(); /* their plain writes, before anyone takes the entry */
+}
+#endif
+
 /* Queues entry e; `site` is the Kite call that made it (-1: none), for the
  * error when the deque is full. */
 void kite_push(kite_ctx *c, long e, int site) {
+#if KITE_STACKS
+  kite_escape(c, (int)(e & 0xffffffffL));
+#endif
 #if KITE_WIDE
   /* Into its ring of the local queue while that has room and the round is
    * not long, else onto the global deque past its bottom. */
@@ -670,6 +737,12 @@ long kite_try_steal(kite_ctx *c) {
  * the Kite call that started it, or -1. */
 void kite_ready_at(kite_ctx *c, int rec, int code, int site) {
   long e = KITE_ENTRY(code, rec);
+#if KITE_STACKS
+  if (c->sp < KITE_STACK) {
+    c->stack[c->sp++] = e;
+    return;
+  }
+#endif
   if (KITE_WIDE || c->next != KITE_NONE) kite_push(c, e, site);
   else c->next = e;
 }
@@ -687,6 +760,9 @@ void kite_ready(kite_ctx *c, int rec, int code) { kite_ready_at(c, rec, code, -1
  * resume list) it only ends the map. Returns 0 when the list is full: the
  * map then runs on the workers. */
 int kite_offload(kite_ctx *c, int code, int rec, int n) {
+#if KITE_STACKS
+  kite_escape(c, rec); /* the map kernel's work-items read it */
+#endif
   int k = atomic_inc(&c->ctl[KITE_CTL_OFFLOADS]);
   if (k >= KITE_OFFLOAD_CAP) {
     atomic_dec(&c->ctl[KITE_CTL_OFFLOADS]); /* never below the cap: k was taken */
@@ -746,6 +822,12 @@ void kite_ctx_init(kite_ctx *c, __global long *pool, __global long *deques,
 #if KITE_LOOP_FAULTS
   c->fault_site = -1;
 #endif
+#if KITE_STACKS
+  c->stack = 0;
+  c->sp = KITE_STACK; /* a map kernel's work-item has no stack */
+  c->stack_stop = 0;
+  c->n_stacked = 0;
+#endif
 }
 
 /* A map kernel's work-item: a context with no worker, no queue and no heap
@@ -786,8 +868,8 @@ void kite_finish(kite_ctx *c, int rec, int own) {
     kite_rec f = KITE_REC(c, rec);
     long link = f[0];
     long bits = f[1];
-    int parent = (int)(link & 0xffffffffL);
-    int node = (int)(link >> 32);
+    int parent = KITE_LINK_PARENT(link);
+    int node = KITE_LINK_NODE(link);
     kite_free(c, rec);
     if (parent < 0) {
       c->ctl64[KITE_CTL64_RESULT] = bits;
@@ -795,7 +877,7 @@ void kite_finish(kite_ctx *c, int rec, int own) {
       atomic_xchg(&c->ctl[KITE_CTL_DONE], 1);
       return;
     }
-    own = 0; /* the parent's counters are shared */
+    own = KITE_OWN(c, parent); /* the parent's counters are shared, unless private */
     rec = kite_signal(c, parent, node, bits, -1, &own);
     if (rec < 0) return;
   }
@@ -978,6 +1060,9 @@ int kite_print_reserve(kite_ctx *c, int items) {
     }
     if (atomic_cmpxchg(head, at, at + words) == at) break;
   }
+#if KITE_STACKS
+  c->stack_stop = 1; /* the buffer's headroom is a few prints per lane */
+#endif
   if (at + words > c->ctl[KITE_CTL_PRINT_LIMIT]) atomic_xchg(&c->ctl[KITE_CTL_YIELD], 1);
   c->printbuf[at] = items;
   return at + 1;
@@ -1375,6 +1460,14 @@ void kite_schedule(kite_ctx *c, __global long *st, int *busy) {
   }
 }
 
+#if KITE_STACKS
+/* What is left on this lane's stack goes to the local queue, oldest first. */
+void kite_spill(kite_ctx *c) {
+  for (int i = 0; i < c->sp; ++i) kite_push(c, c->stack[i], -1);
+  c->sp = 0;
+}
+#endif
+
 void kite_run_wide(kite_ctx *c, __global long *st, int simd_stats, uint ring_start) {
   __local kite_worker *w = c->w;
   volatile __global uint *dc = KITE_DEQUE_CTL(c, c->worker);
@@ -1407,6 +1500,9 @@ void kite_run_wide(kite_ctx *c, __global long *st, int simd_stats, uint ring_sta
     if (c->worker == 0 && c->ctl[KITE_CTL_STARTED] == 0) {
       c->ctl[KITE_CTL_STARTED] = 1;
       kite_start_main(c);
+#if KITE_STACKS
+      kite_spill(c);
+#endif
     }
     kite_take_resumes(c);
   }
@@ -1452,7 +1548,22 @@ void kite_run_wide(kite_ctx *c, __global long *st, int simd_stats, uint ring_sta
       int code = (int)(e >> 32);
       if (simd_stats) atomic_or(&w->codes[(code >> 5) & 3], 1u << (code & 31));
       KITE_FENCE();
+#if KITE_STACKS
+      /* This block, then up to KITE_LANE_BLOCKS - 1 more from the lane's
+       * stack, newest first (one call of kite_block: the uber-kernel's
+       * switch is large), then the rest to the local queue. A print or an
+       * error ends the turn. */
+      c->stack_stop = 0;
+      for (int k = 1;; ++k) {
+        kite_block(c, (int)(e & 0xffffffffL), (int)(e >> 32));
+        if (k >= KITE_LANE_BLOCKS || c->sp == 0 || c->stack_stop) break;
+        e = c->stack[--c->sp];
+        c->n_stacked += 1;
+      }
+      kite_spill(c);
+#else
       kite_block(c, (int)(e & 0xffffffffL), code);
+#endif
     }
     if (c->lane == 0) {
       /* For the next schedule, read while the other lanes finish. */
@@ -1512,6 +1623,11 @@ __kernel void kite_uber(__global long *pool, __global long *deques, __global uin
 
 #if KITE_WIDE
   c->w = &worker_state;
+#if KITE_STACKS
+  long stack[KITE_STACK];
+  c->stack = stack;
+  c->sp = 0;
+#endif
   kite_run_wide(c, st, params[KITE_PARAM_SIMD_STATS], (uint)params[KITE_PARAM_DEQUE_START]);
 #else
   if (c->worker == 0 && c->ctl[KITE_CTL_STARTED] == 0) {
@@ -1529,6 +1645,9 @@ __kernel void kite_uber(__global long *pool, __global long *deques, __global uin
   atom_add(&st[KITE_STAT_TASKS], c->n_tasks);
   atom_add(&st[KITE_STAT_CONTS], c->n_conts);
   atom_add(&st[KITE_STAT_CHUNK_OPS], c->n_chunk_ops);
+#if KITE_STACKS
+  atom_add(&st[KITE_STAT_STACKED], c->n_stacked);
+#endif
   if (c->lane != 0) return;
 #else
   st[KITE_STAT_TASKS] += c->n_tasks;

@@ -77,6 +77,9 @@ constexpr uint32_t kDefaultDequeCapGpu = 8192;
 // it shares the GPU's on-chip memory with the L1 cache, which holds the
 // lanes' private state.
 constexpr uint32_t kLocalQueuePerLane = 64;
+// Blocks a lane of a wide worker may run per round (kite-run --lane-blocks):
+// the first from the worker's queues, the rest from its own stack.
+constexpr uint32_t kLaneBlocks = 1;
 // On a GPU a map (or reduction) of at least this many iterations whose body
 // calls no task runs as a kernel of its own (kite-run --map-kernel-min):
 // the workers leave, the host launches the kernel, and the workers come
@@ -119,6 +122,7 @@ struct Options {
   std::optional<uint64_t> workers;
   std::optional<uint64_t> lanes;
   std::optional<uint64_t> local_queue;
+  std::optional<int64_t> lane_blocks;
   std::optional<uint64_t> max_registers;
   std::optional<uint64_t> offload_min;
   std::optional<uint64_t> map_width;
@@ -160,7 +164,7 @@ const std::set<std::string> kFlags = {"-t",         "--time",  "--stats", "--lis
 const std::set<std::string> kValued = {
     "--device",       "--records", "--deque", "--workers", "--lanes",         "--local-queue",
     "--print-buffer", "--heap",    "--trace", "--timeout", "--max-registers", "--record-align",
-    "--map-kernel-min", "--map-kernel-width", "--deque-start"};
+    "--map-kernel-min", "--map-kernel-width", "--deque-start", "--lane-blocks"};
 
 bool is_option(const std::string &token) {
   if (kFlags.count(token) || kValued.count(token)) return true;
@@ -236,6 +240,11 @@ std::optional<int> parse_command_line(int argc, char **argv, Options &o) {
   app.add_option("--local-queue", o.local_queue,
                  "Entries in each wide worker's local-memory queue, a power of two of at least "
                  "twice --lanes (default: 64 times --lanes)");
+  app.add_option("--lane-blocks", o.lane_blocks,
+                 "Blocks each lane of a wide worker may run per round, up to 4096: the first "
+                 "from the worker's queues, the rest, depth first, from what its own blocks made "
+                 "ready; 1 runs one block per lane and round (default: 1)")
+      ->type_name("N");
   app.add_option("--record-align", o.record_align,
                  "Records in the pool start on multiples of this many bytes, a power of two from "
                  "8 to 4096 (default: the device's cache line on a GPU, 8 on a CPU)");
@@ -453,10 +462,14 @@ WorkerShape choose_worker_shape(const Options &o, const Device &device, uint32_t
                                  KITE_MAP_GROUP, m));
   }
   w.map_width = static_cast<uint32_t>(o.map_width.value_or(kMapKernelWidth));
+  if (o.lane_blocks && (*o.lane_blocks < 1 || *o.lane_blocks > 4096))
+    throw RunError(fmt::format("--lane-blocks must be from 1 to 4096, not {}", *o.lane_blocks));
   if (w.lanes == 1) {
     if (o.local_queue) throw RunError("--local-queue needs wide workers (--lanes 2 or more)");
+    if (o.lane_blocks) throw RunError("--lane-blocks needs wide workers (--lanes 2 or more)");
     return w;
   }
+  w.lane_blocks = static_cast<uint32_t>(o.lane_blocks.value_or(kLaneBlocks));
   w.local_queue = static_cast<uint32_t>(o.local_queue.value_or(kLocalQueuePerLane * w.lanes));
   if (w.local_queue < 2 * w.lanes) {
     throw RunError(fmt::format("--local-queue must be at least twice --lanes ({})", 2 * w.lanes));
@@ -615,8 +628,9 @@ void print_stats(const Report &r) {
   }
   fmt::print(stderr,
              "kite-run: stats: workers               {} ({}), work-groups of {} work-items, "
-             "local queues of {} entries\n",
-             s.workers, r.workers_from, r.worker.lanes, r.worker.local_queue);
+             "local queues of {} entries, up to {} blocks per lane and round\n",
+             s.workers, r.workers_from, r.worker.lanes, r.worker.local_queue,
+             r.worker.lane_blocks);
   // SIMD efficiency: of the lanes a round's distinct block codes occupy
   // (the warp runs each code's lanes in turn), the share that ran a block.
   int64_t rounds = sum(KITE_STAT_ROUNDS), lane_blocks = sum(KITE_STAT_LANE_BLOCKS),
@@ -627,6 +641,12 @@ void print_stats(const Report &r) {
                "block codes each), {} without\n",
                rounds, double(lane_blocks) / double(rounds), double(paths) / double(rounds),
                sum(KITE_STAT_IDLE_ROUNDS));
+    if (int64_t stacked = sum(KITE_STAT_STACKED); stacked > 0)
+      fmt::print(stderr,
+                 "kite-run: stats: lane stacks           {} blocks ({:.1f}% of all) ran from the "
+                 "lanes' own stacks\n",
+                 stacked,
+                 100.0 * double(stacked) / double(stacked + lane_blocks));
     fmt::print(stderr, "kite-run: stats: free-record chunks    {} through the global stacks\n",
                sum(KITE_STAT_CHUNK_OPS));
     if (int64_t ns = sum(KITE_STAT_ROUND_NS); ns > 0) {
