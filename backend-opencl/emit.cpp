@@ -122,6 +122,9 @@ class Emitter {
 
   // Whether some loop nest checks an element (the runtime's KITE_LOOP_CHECKS).
   bool loop_checks() const { return loop_checks_; }
+  // Whether the program has too many blocks to keep them in one function
+  // (kMaxInlineBlocks; the runtime's KITE_LARGE).
+  bool large() const { return p_.num_codes > kMaxInlineBlocks; }
 
   std::string run() {
     std::ostringstream body;
@@ -1634,7 +1637,8 @@ class Emitter {
   void emit_signal(std::ostream &s) {
     s << "/* Node `node` (or, with node -1, graph `graph`) of record `rec` has\n"
          " * happened. Returns the record whose task this finished, or -1. */\n";
-    s << "int kite_signal(kite_ctx *c, int rec, int node, long bits, int graph, int *own) {\n";
+    s << "KITE_OUT_OF_LINE int kite_signal(kite_ctx *c, int rec, int node, long bits, int graph, "
+         "int *own) {\n";
     s << "  kite_rec f = KITE_REC(c, rec);\n";
     s << "  (void)bits;\n";
     s << "  int j = 0; /* a direct map's call: its iteration in the chunk */\n";
@@ -1824,9 +1828,10 @@ Artifact emit_opencl(const cps::Program &program, const ast::Program &ast,
   a.opencl = fmt::format(
                  "#define KITE_RECORD_WORDS {}\n#define KITE_NODE_SHIFT {}\n"
                  "#define KITE_STRING_COUNT {}\n#define KITE_SITE_COUNT {}\n"
-                 "#define KITE_MAIN_PARAM_COUNT {}\n#define KITE_LOOP_CHECKS {}\n",
+                 "#define KITE_MAIN_PARAM_COUNT {}\n#define KITE_LOOP_CHECKS {}\n"
+                 "#define KITE_LARGE {}\n",
                  program.record_words, node_shift, a.strings.size(), a.sites.size(),
-                 a.params.size(), e.loop_checks() ? 1 : 0) +
+                 a.params.size(), e.loop_checks() ? 1 : 0, e.large() ? 1 : 0) +
              kRuntimeSource +
              "\n" + generated;
   return a;

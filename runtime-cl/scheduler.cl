@@ -86,6 +86,21 @@
 #define KITE_LOOP_CHECKS 0
 #endif
 #define KITE_LOOP_FAULTS (KITE_WIDE && KITE_LOOP_CHECKS)
+/* Programs with more blocks than one function holds (kitec defines
+ * KITE_LARGE) call kite_signal and kite_finish instead of having them
+ * inlined at each of their hundreds of sites, on GPUs (PoCL already calls
+ * the blocks): NVIDIA's compiler took 222 s to build
+ * tests/task-values/prelude.kite's kernel (403 blocks, 417 sites), and 45 s
+ * so, its run as fast. Smaller programs keep them inline: out of line,
+ * fib(40) ran 24% slower on an H200, N-queens(14) 23%, UTS 14%. */
+#ifndef KITE_LARGE
+#define KITE_LARGE 0
+#endif
+#if KITE_LARGE && !defined(KITE_CPU)
+#define KITE_OUT_OF_LINE __attribute__((noinline))
+#else
+#define KITE_OUT_OF_LINE
+#endif
 /* Lane stacks (kite-run --lane-blocks N, KITE_LANE_BLOCKS): a lane of a
  * wide worker runs up to N blocks a round, the first from the round's
  * chunk and the rest, depth first, from a stack of its own: what its
@@ -363,7 +378,7 @@ typedef struct {
 /* The generated part of the program. kite_signal returns the record whose
  * task the signal finished, or -1. */
 void kite_block(kite_ctx *c, int rec, int code);
-int kite_signal(kite_ctx *c, int rec, int node, long bits, int graph, int *own);
+KITE_OUT_OF_LINE int kite_signal(kite_ctx *c, int rec, int node, long bits, int graph, int *own);
 void kite_start_main(kite_ctx *c);
 
 /* ---- Errors --------------------------------------------------------------- */
@@ -862,7 +877,7 @@ int kite_dec(int own, volatile __global int *p) {
 /* Record `rec`'s task has finished: hand its result to the node of its caller
  * that waits for it, and go on up while callers finish too. `own`: this lane
  * made every signal of rec's task's last block, so it has seen every write. */
-void kite_finish(kite_ctx *c, int rec, int own) {
+KITE_OUT_OF_LINE void kite_finish(kite_ctx *c, int rec, int own) {
   for (;;) {
     if (!own) KITE_FENCE(); /* see every write made before the last signal */
     kite_rec f = KITE_REC(c, rec);
