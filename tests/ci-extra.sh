@@ -38,8 +38,11 @@ fi
 # PoCL and the OpenCL loader.
 # The kernel-building differential run is left to the Release suite, and so
 # are the wide-worker runs (lit-wide/...): they differ from lit/... in the
-# device code, which the sanitizers do not see, not in the host's.
-tests/sanitizers.sh ctest --test-dir build-fuzz --output-on-failure -j"$jobs" -E "^(difftest|lit-wide/.*)$"
+# device code, which the sanitizers do not see, not in the host's. The
+# program tests in kite-interp (lit-interp/...) are left out too: the
+# interpreter runs a thousand generated programs here (difftest-interp).
+tests/sanitizers.sh ctest --test-dir build-fuzz --output-on-failure -j"$jobs" \
+  -E "^(difftest|lit-wide/.*|lit-interp/.*)$"
 
 step "each fuzz target for ${fuzz_seconds}s"
 tests/fuzz/run.sh build-fuzz "$fuzz_seconds" build-fuzz/corpus
