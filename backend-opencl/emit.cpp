@@ -540,10 +540,7 @@ class Emitter {
     h << "int " << name << "(kite_ctx *c, long fn, int site, long link";
     for (size_t i = 0; i < type->params.size(); ++i) h << ", " << c_type(type->params[i]) << " a" << i;
     h << ") {\n";
-    h << "  int id;\n  long env = 0;\n";
-    h << "  if (fn < 0) id = (int)(-fn - 1);\n";
-    h << "  else if (fn == 0) { kite_error(c, KITE_ERR_NULL, site, 0, 0); return -1; }\n";
-    h << "  else { env = fn; id = (int)c->heap[fn]; }\n";
+    h << "  long env;\n  int id = kite_value_task(c, fn, site, &env);\n  if (id < 0) return -1;\n";
     h << "  int ch = kite_alloc(c, site);\n  if (ch < 0) return -1;\n";
     h << "  kite_rec cf = KITE_REC(c, ch);\n  cf[0] = link;\n";
     h << "  switch (id) {\n";
@@ -1186,7 +1183,7 @@ class Emitter {
       // this record meanwhile); a reduction's accumulators start at their
       // folds' identities and are folded into the parent's record after.
       const cps::Block &entry = p_.blocks[p_.graphs[op.graphs[0]].entry_block];
-      line(s, 4, "int parent = (int)(f[0] & 0xffffffffL);");
+      line(s, 4, "int parent = KITE_LINK_PARENT(f[0]);");
       line(s, 4, "{");
       declare_accumulators(op, s, 6);
       std::vector<const VarDecl *> promoted = promote_vars(*op.stmt, s, 6, true);
@@ -1302,7 +1299,7 @@ class Emitter {
       line(s, 4, "barrier(CLK_LOCAL_MEM_FENCE);");
       line(s, 2, "}");
       line(s, 2, "if (x == 0 && rec >= 0) {");
-      fold_into_parent(op, "(int)(f[0] & 0xffffffffL)", "p{}[l]", s, 4);
+      fold_into_parent(op, "KITE_LINK_PARENT(f[0])", "p{}[l]", s, 4);
       line(s, 2, "}");
     }
     std::swap(locals_, outer_locals);
@@ -1349,7 +1346,7 @@ class Emitter {
     unpromote_vars(*op.stmt, promoted, s, 6, true);
     for (const reductions::Accumulator &a : accs) locals_.erase(a.var);
     line(s, 4, "}");
-    line(s, 4, "int parent = (int)(f[0] & 0xffffffffL);");
+    line(s, 4, "int parent = KITE_LINK_PARENT(f[0]);");
     line(s, 4, "if (phase != 0) kite_free(c, rec);");
     line(s, 4, "KITE_FENCE();");
     line(s, 4, fmt::format("if (atomic_sub(KITE_COUNTER(KITE_REC(c, parent), {}), hi - lo) != hi - lo) {{",
@@ -1641,8 +1638,7 @@ class Emitter {
          "int *own) {\n";
     s << "  kite_rec f = KITE_REC(c, rec);\n";
     s << "  (void)bits;\n";
-    s << "  int j = 0; /* a direct map's call: its iteration in the chunk */\n";
-    s << "  if (node >= (1 << KITE_NODE_SHIFT)) { j = node >> KITE_NODE_SHIFT; node &= (1 << KITE_NODE_SHIFT) - 1; }\n";
+    s << "  int j = kite_node_place(&node); /* a direct map's call: its iteration in the chunk */\n";
     s << "  (void)j;\n";
     s << "  for (;;) {\n    switch (node) {\n";
     for (size_t n = 0; n < p_.nodes.size(); ++n) {
@@ -1735,13 +1731,11 @@ class Emitter {
   // A map's record has run its iterations: free it and count them off the
   // parent's; the last makes the map node happen there.
   void emit_record_done(const cps::Graph &g, std::ostream &s) {
-    line(s, 6, fmt::format("{{ int n = KITE_I(f, {}) - KITE_I(f, {});", g.hi_slot, g.lo_slot));
-    line(s, 8, "int parent = (int)(f[0] & 0xffffffffL);");
-    line(s, 8, "kite_free(c, rec);");
-    line(s, 8, "rec = parent; f = KITE_REC(c, rec); *own = KITE_OWN(c, rec);");
-    line(s, 8, fmt::format("if (atomic_sub(KITE_COUNTER(f, {}), n) != n) return -1;", g.end_slot));
-    line(s, 8, "KITE_FENCE();");
-    line(s, 8, fmt::format("node = {}; graph = -1; continue; }}", g.end_node));
+    line(s, 6, fmt::format("rec = kite_record_done(c, rec, KITE_I(f, {}) - KITE_I(f, {}), {});",
+                           g.hi_slot, g.lo_slot, g.end_slot));
+    line(s, 6, "if (rec < 0) return -1;");
+    line(s, 6, fmt::format("f = KITE_REC(c, rec); *own = KITE_OWN(c, rec); node = {}; graph = -1; continue;",
+                           g.end_node));
   }
 
   void emit_start(std::ostream &s) {

@@ -898,6 +898,44 @@ KITE_OUT_OF_LINE void kite_finish(kite_ctx *c, int rec, int own) {
   }
 }
 
+/* The pieces of the generated kite_signal and dispatchers that are the same
+ * in every program. */
+
+/* A direct map's call signals node (place << KITE_NODE_SHIFT) + n: leaves n
+ * in *node and returns the place, its iteration's in the chunk (0 for any
+ * other node). */
+int kite_node_place(int *node) {
+  if (*node < (1 << KITE_NODE_SHIFT)) return 0;
+  int j = *node >> KITE_NODE_SHIFT;
+  *node &= (1 << KITE_NODE_SHIFT) - 1;
+  return j;
+}
+
+/* A map's record `rec` has run its n iterations: it is freed, and they are
+ * counted off the map's counter (slot `end_slot`) in the record above it.
+ * Returns that record if they were the last, else -1. */
+int kite_record_done(kite_ctx *c, int rec, int n, int end_slot) {
+  int parent = KITE_LINK_PARENT(KITE_REC(c, rec)[0]);
+  kite_free(c, rec);
+  if (atomic_sub(KITE_COUNTER(KITE_REC(c, parent), end_slot), n) != n) return -1;
+  KITE_FENCE();
+  return parent;
+}
+
+/* The task a task value `fn` names (a negative id, or a closure on the heap
+ * whose first slot is the id; *env: the closure, or 0); -1 after reporting
+ * a value that was never given one. */
+int kite_value_task(kite_ctx *c, long fn, int site, long *env) {
+  *env = 0;
+  if (fn < 0) return (int)(-fn - 1);
+  if (fn == 0) {
+    kite_error(c, KITE_ERR_NULL, site, 0, 0);
+    return -1;
+  }
+  *env = fn;
+  return (int)c->heap[fn];
+}
+
 /* ---- The heap -------------------------------------------------------------- */
 
 /* Longs of heap a worker (a lane, when wide) takes at a time. */
