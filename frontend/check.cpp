@@ -16,7 +16,11 @@ namespace {
 using namespace ast;
 
 const char *kBuiltinNames[] = {
-#define KITE_BUILTIN(name) #name,
+#define KITE_BUILTIN(name, atomic) #name,
+#include "frontend/builtins.def"
+};
+const bool kBuiltinAtomic[] = {
+#define KITE_BUILTIN(name, atomic) atomic,
 #include "frontend/builtins.def"
 };
 
@@ -1317,6 +1321,7 @@ bool find_builtin(const std::string &name, Builtin *out) {
 }
 
 const char *builtin_name(Builtin b) { return kBuiltinNames[int(b)]; }
+bool builtin_is_atomic(Builtin b) { return kBuiltinAtomic[int(b)]; }
 
 void check(ast::Program &program, TypeContext &types, Diagnostics &diags) {
   Checker(program, types, diags).run();

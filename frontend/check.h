@@ -11,12 +11,15 @@
 namespace kite {
 
 enum class Builtin {
-#define KITE_BUILTIN(name) name##_,
+#define KITE_BUILTIN(name, atomic) name##_,
 #include "frontend/builtins.def"
 };
 // The builtin named `name`, or false.
 bool find_builtin(const std::string &name, Builtin *out);
 const char *builtin_name(Builtin b);
+// Whether b writes the array element its first argument names
+// (atomic_add(a[i], v) and the other atomics).
+bool builtin_is_atomic(Builtin b);
 
 void check(ast::Program &program, TypeContext &types, Diagnostics &diags);
 

@@ -294,10 +294,7 @@ class Writes : public Visitor {
     const Expr &callee = *e.children[0];
     if (callee.builtin >= 0) {
       Builtin b = Builtin(callee.builtin);
-      if ((b == Builtin::atomic_add_ || b == Builtin::atomic_min_ || b == Builtin::atomic_max_ ||
-           b == Builtin::atomic_cas_) &&
-          e.children.size() > 1)
-        add(root(*e.children[1]));
+      if (builtin_is_atomic(b) && e.children.size() > 1) add(root(*e.children[1]));
       return;
     }
     // A named task writes what its parameter writes; a task value may

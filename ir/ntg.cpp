@@ -77,18 +77,10 @@ std::pair<std::set<int>, std::set<int>> flvs(const Expr &l) {
 // `atomic_add(a[i], v)` writes an element of a as `a[i] <- …` does.
 void atomic_write(const Expr &e, std::set<int> &determined, std::set<int> &determining) {
   if (e.kind != ExprKind::Call || e.children.size() < 2 || e.children[0]->builtin < 0) return;
-  switch (Builtin(e.children[0]->builtin)) {
-    case Builtin::atomic_add_:
-    case Builtin::atomic_min_:
-    case Builtin::atomic_max_:
-    case Builtin::atomic_cas_: {
-      auto [y, x] = flvs(*e.children[1]);
-      determined.insert(y.begin(), y.end());
-      determining.insert(x.begin(), x.end());
-      break;
-    }
-    default: break;
-  }
+  if (!builtin_is_atomic(Builtin(e.children[0]->builtin))) return;
+  auto [y, x] = flvs(*e.children[1]);
+  determined.insert(y.begin(), y.end());
+  determining.insert(x.begin(), x.end());
 }
 
 void atomic_writes(const Expr &e, std::set<int> &determined, std::set<int> &determining) {

@@ -229,9 +229,7 @@ class Finder {
       case ExprKind::Future: return false;
       case ExprKind::Call: {
         int b = e.children[0]->builtin;
-        if (b < 0 || b == int(Builtin::print_) || b == int(Builtin::atomic_add_) ||
-            b == int(Builtin::atomic_min_) || b == int(Builtin::atomic_max_) ||
-            b == int(Builtin::atomic_cas_))
+        if (b < 0 || b == int(Builtin::print_) || builtin_is_atomic(Builtin(b)))
           return false;
         break;
       }
