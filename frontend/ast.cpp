@@ -420,6 +420,20 @@ void for_each_expr(const StmtList &list, const std::function<void(const Expr &)>
   EachExpr(fn).visit(list);
 }
 
+void rewrite_exprs(StmtList &list, const std::function<void(ExprPtr &)> &fn) {
+  struct Each : Mutator {
+    explicit Each(const std::function<void(ExprPtr &)> &f) : fn(f) {}
+    using Mutator::visit;
+    void visit(ExprPtr &e) override {
+      if (!e) return;
+      Mutator::visit(e);
+      fn(e);
+    }
+    const std::function<void(ExprPtr &)> &fn;
+  };
+  Each(fn).visit(list);
+}
+
 bool is_task_call(const Expr &e) {
   return e.kind == ExprKind::Call && e.children[0]->builtin < 0;
 }
@@ -434,6 +448,15 @@ std::vector<VarDecl *> declared_vars(const Stmt &s) {
   std::vector<VarDecl *> out;
   for (auto &v : s.vars) out.push_back(v.get());
   for (VarDecl *v : s.temps) out.push_back(v);
+  return out;
+}
+
+std::vector<VarDecl *> bound_vars(const Stmt &s) {
+  std::vector<VarDecl *> out = declared_vars(s);
+  for (VarDecl *v : {s.elem_var.get(), s.index_var.get(), s.coll_var.get()})
+    if (v) out.push_back(v);
+  for (auto &b : s.branches)
+    if (b.binder_var) out.push_back(b.binder_var);
   return out;
 }
 

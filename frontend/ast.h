@@ -260,6 +260,9 @@ std::string quote(const std::string &text);
 
 // The variables a declaration statement declares (its own and temporaries).
 std::vector<VarDecl *> declared_vars(const Stmt &s);
+// Every variable s binds: declared_vars, a loop's element, index and
+// collection, and a case's binders.
+std::vector<VarDecl *> bound_vars(const Stmt &s);
 // Kite source text of an expression or the head line of a statement
 // (ast_text.cpp: for dumps and the comments of generated code).
 std::string to_kite(const Expr &e);
@@ -310,6 +313,10 @@ class Mutator {
 // `list`), parents first, as Visitor walks them.
 void for_each_expr(const Expr &e, const std::function<void(const Expr &)> &fn);
 void for_each_expr(const StmtList &list, const std::function<void(const Expr &)> &fn);
+// Calls fn on every expression in the statements of `list`, an expression's
+// parts before it, as Mutator walks them; fn may replace the expression it
+// is given.
+void rewrite_exprs(StmtList &list, const std::function<void(ExprPtr &)> &fn);
 
 // True if e itself is a call of a task (after checking: anything called
 // that is not a built-in, a named task or a task value).

@@ -11,37 +11,15 @@ using namespace ast;
 
 namespace {
 
-// Calls fn on every expression of `list`, an expression's parts first; fn
-// may replace the expression it is given.
-void for_each_expr(StmtList &list, const std::function<void(ExprPtr &)> &fn) {
-  struct Each : Mutator {
-    explicit Each(const std::function<void(ExprPtr &)> &f) : fn(f) {}
-    using Mutator::visit;
-    void visit(ExprPtr &e) override {
-      if (!e) return;
-      Mutator::visit(e);
-      fn(e);
-    }
-    const std::function<void(ExprPtr &)> &fn;
-  };
-  Each(fn).visit(list);
-}
-
-// The variables a task owns: its parameters and everything declared in it.
+// The variables a task owns: its parameters and everything bound in it.
 // (ir/vars orders its sets by the ids ir/ntg gives later; this runs before.)
 void own_vars(const StmtList &list, std::set<const VarDecl *> &out) {
   struct Own : Visitor {
     explicit Own(std::set<const VarDecl *> &o) : out(o) {}
     using Visitor::visit;
-    void visit(const Expr &) override {}  // expressions declare nothing
+    void visit(const Expr &) override {}  // expressions bind nothing
     void visit(const Stmt &s) override {
-      for (auto &v : s.vars) out.insert(v.get());
-      for (VarDecl *v : s.temps) out.insert(v);
-      if (s.elem_var) out.insert(s.elem_var.get());
-      if (s.index_var) out.insert(s.index_var.get());
-      if (s.coll_var) out.insert(s.coll_var.get());
-      for (auto &b : s.branches)
-        if (b.binder_var) out.insert(b.binder_var);
+      for (VarDecl *v : bound_vars(s)) out.insert(v);
       Visitor::visit(s);
     }
     std::set<const VarDecl *> &out;
@@ -61,7 +39,7 @@ void convert_closures(Program &program, TypeContext &types) {
     auto add = [&](VarDecl *v) {
       if (!own.count(v) && std::find(caps.begin(), caps.end(), v) == caps.end()) caps.push_back(v);
     };
-    for_each_expr(t->body, [&](ExprPtr &e) {
+    rewrite_exprs(t->body, [&](ExprPtr &e) {
       if (e->kind == ExprKind::Name && e->var) add(e->var);
       if (e->kind == ExprKind::AnonTask)
         for (VarDecl *v : e->task->captures) add(v);
@@ -70,7 +48,7 @@ void convert_closures(Program &program, TypeContext &types) {
   }
   // 2. Where an anonymous task is made, its children name what it captures.
   for (auto &t : program.tasks)
-    for_each_expr(t->body, [&](ExprPtr &e) {
+    rewrite_exprs(t->body, [&](ExprPtr &e) {
       if (e->kind != ExprKind::AnonTask) return;
       e->children.clear();
       for (VarDecl *v : e->task->captures) e->children.push_back(name_of(v, e->loc));
@@ -89,7 +67,7 @@ void convert_closures(Program &program, TypeContext &types) {
     env->is_temp = true;
     t->env = env.get();
     t->locals.push_back(std::move(env));
-    for_each_expr(t->body, [&](ExprPtr &e) {
+    rewrite_exprs(t->body, [&](ExprPtr &e) {
       if (e->kind != ExprKind::Name || !e->var) return;
       auto at = std::find(t->captures.begin(), t->captures.end(), e->var);
       if (at == t->captures.end()) return;
