@@ -657,10 +657,13 @@ void print_stats(const Report &r) {
                  1e-3 * double(sum(KITE_STAT_SCHEDULE_NS)) / double(rounds));
     }
     if (paths > 0) {
+      // With lane stacks only a turn's first block is counted: the others
+      // run in turns whose codes nobody records.
       fmt::print(stderr,
                  "kite-run: stats: SIMD efficiency       {:.1f}% (blocks run / (lanes x block "
-                 "codes per round))\n",
-                 100.0 * double(lane_blocks) / (double(paths) * r.worker.lanes));
+                 "codes per round){})\n",
+                 100.0 * double(lane_blocks) / (double(paths) * r.worker.lanes),
+                 r.worker.lane_blocks > 1 ? "; the first block of each lane's turn only" : "");
     }
   }
 }
