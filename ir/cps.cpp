@@ -162,6 +162,7 @@ class Lowering {
     int elem = -1;
     std::set<int> targets;  // the calls' temporaries, in scope
     std::map<int, int> spawn_of_target;  // temporary -> the node of its call
+    std::map<int, const ast::Stmt *> store_of;  // a call's node -> its `c <- t`
   };
 
   static bool mentions(const ast::Expr &e, const DirectScan &scan) {
@@ -172,11 +173,12 @@ class Lowering {
     return found;
   }
 
-  // Converts graph g of a map body to inline ops; false if it is not direct.
-  // `stores` counts the element stores on g's longest path (at most 1 keeps
-  // every element written once, by one call).
+  // Whether graph g of a map body is direct; with `build`, also converts
+  // it to inline ops and marks its calls' nodes (run it without first: the
+  // check changes nothing). `stores` counts the element stores on g's
+  // longest path (at most 1 keeps every element written once, by one call).
   bool direct_ops(const ntg::Graph &g, DirectScan &scan, int body, std::vector<Op> &ops,
-                  int &stores) {
+                  int &stores, bool build) {
     stores = 0;
     std::set<int> has_successor;
     for (auto [from, to] : g.edges) has_successor.insert(from);
@@ -195,7 +197,6 @@ class Lowering {
       op.stmt = n.stmt;
       if (n.kind == ntg::NodeKind::Stmt && n.spawns) {
         if (n.tail_call) return false;
-        NodeInfo &info = p_.nodes[n.id];
         if (st.kind == ast::StmtKind::Assign) {
           if (st.target->kind != ast::ExprKind::Name || !st.target->var) return false;
           int t = st.target->var->id;
@@ -209,12 +210,15 @@ class Lowering {
         } else if (st.kind != ast::StmtKind::ExprStmt || touches(n.dep, true)) {
           return false;
         }
-        op.kind = OpKind::Spawn;
-        op.node = n.id;
-        op.parallel = true;
-        info.graph = body;
-        info.direct = true;
-        ops.push_back(std::move(op));
+        if (build) {
+          op.kind = OpKind::Spawn;
+          op.node = n.id;
+          op.parallel = true;
+          NodeInfo &info = p_.nodes[n.id];
+          info.graph = body;
+          info.direct = true;
+          ops.push_back(std::move(op));
+        }
         continue;
       }
       if (n.kind == ntg::NodeKind::Stmt && st.kind == ast::StmtKind::Assign &&
@@ -222,10 +226,10 @@ class Lowering {
           st.target->var->id == scan.elem && st.expr->kind == ast::ExprKind::Name &&
           st.expr->var && local_targets.count(st.expr->var->id)) {
         // `c <- t`: done by t's call when its result arrives.
-        int t = st.expr->var->id;
-        NodeInfo &info = p_.nodes[scan.spawn_of_target[t]];
-        if (info.store || has_successor.count(int(i))) return false;
-        info.store = n.stmt;
+        int call = scan.spawn_of_target[st.expr->var->id];
+        if (scan.store_of.count(call) || has_successor.count(int(i))) return false;
+        scan.store_of[call] = n.stmt;
+        if (build) p_.nodes[call].store = n.stmt;
         stores += 1;
         continue;
       }
@@ -238,17 +242,17 @@ class Lowering {
         for (auto &sub : n.graphs) {
           std::vector<Op> part;
           int sub_stores = 0;
-          if (!direct_ops(*sub, scan, body, part, sub_stores)) return false;
+          if (!direct_ops(*sub, scan, body, part, sub_stores, build)) return false;
           most = std::max(most, sub_stores);
           op.inline_ops.push_back(std::move(part));
         }
         stores += most;
-        ops.push_back(std::move(op));
+        if (build) ops.push_back(std::move(op));
         continue;
       }
       // Anything else runs inline and may not touch a result or the element.
       if (n.parallel() || touches(n.dep, true)) return false;
-      ops.push_back(make_op(n));
+      if (build) ops.push_back(make_op(n));
     }
     // Every call's result must be stored (or be dropped by an expression
     // statement), and nothing may wait for a call.
@@ -258,10 +262,11 @@ class Lowering {
       if (has_successor.count(int(i))) {
         for (auto [from, to] : g.edges)
           if (from == int(i) && !(g.nodes[to]->stmt->kind == ast::StmtKind::Assign &&
-                                  p_.nodes[n.id].store == g.nodes[to]->stmt))
+                                  scan.store_of.count(n.id) &&
+                                  scan.store_of.at(n.id) == g.nodes[to]->stmt))
             return false;
       }
-      if (n.stmt->kind == ast::StmtKind::Assign && !p_.nodes[n.id].store) return false;
+      if (n.stmt->kind == ast::StmtKind::Assign && !scan.store_of.count(n.id)) return false;
     }
     for (int t : local_targets) scan.targets.erase(t);
     return true;
@@ -286,17 +291,17 @@ class Lowering {
     if (p_.nodes.size() >= (size_t(1) << 24)) return false;
     TypeKind coll = st.coll_var->type->kind;
     if (coll != TypeKind::Array && coll != TypeKind::Range) return false;
-    DirectScan scan;
+    DirectScan start;
     // A body that never assigns its element may read it anywhere: no
     // call's result is on its way there.
-    if (coll == TypeKind::Array && assigns(g, st.elem_var->id)) scan.elem = st.elem_var->id;
+    if (coll == TypeKind::Array && assigns(g, st.elem_var->id)) start.elem = st.elem_var->id;
     std::vector<Op> ops;
     int stores = 0;
-    std::vector<NodeInfo> saved = p_.nodes;
-    if (!direct_ops(g, scan, g.id, ops, stores) || stores > 1) {
-      p_.nodes = std::move(saved);
-      return false;
-    }
+    DirectScan check = start;
+    if (!direct_ops(g, check, g.id, ops, stores, false) || stores > 1) return false;
+    DirectScan scan = start;
+    if (!direct_ops(g, scan, g.id, ops, stores, true))
+      internal_error("a direct map's check and its lowering disagree");
     Graph &bg = p_.graphs[g.id];
     bg.id = g.id;
     bg.task = task_;
