@@ -16,8 +16,11 @@ kite_lanes = lit_config.params.get("kite_lanes", "")
 if kite_lanes:
     exec_suffix += "-lanes" + kite_lanes
     config.available_features.add("wide")
-if lit_config.params.get("kite_lane_blocks", ""):
-    exec_suffix += "-lb" + lit_config.params["kite_lane_blocks"]
+# --param kite_lane_blocks=N: each lane of a wide worker runs up to N blocks
+# a round (kite-run --lane-blocks).
+kite_lane_blocks = lit_config.params.get("kite_lane_blocks", "")
+if kite_lane_blocks:
+    exec_suffix += "-lb" + kite_lane_blocks
 if lit_config.params.get("kite_map_kernel_min", ""):
     exec_suffix += "-mapk" + lit_config.params["kite_map_kernel_min"]
 if lit_config.params.get("kite_map_kernel_width", ""):
@@ -50,9 +53,6 @@ config.substitutions.append(("%kite-interp", os.path.join(bin_dir, "kite-interp"
 kite_device = lit_config.params.get("kite_device", "cpu")
 run_device = kite_device if kite_device != "interp" else lit_config.params.get("kite_run_device", "cpu")
 lanes_flag = " --lanes " + kite_lanes if kite_lanes else ""
-# --param kite_lane_blocks=N: each lane of a wide worker runs up to N blocks
-# a round (kite-run --lane-blocks).
-kite_lane_blocks = lit_config.params.get("kite_lane_blocks", "")
 if kite_lane_blocks:
     lanes_flag += " --lane-blocks " + kite_lane_blocks
 # --param kite_map_kernel_min=N makes %run run maps of N or more iterations
