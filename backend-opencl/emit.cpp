@@ -22,6 +22,10 @@ namespace kite {
 namespace {
 
 using namespace ast;
+using anf::CaseBranch;
+using anf::Stmt;
+using anf::StmtKind;
+using anf::StmtList;
 
 // Heap values, ranges and longs live in 8 bytes; the rest in 4.
 bool is_wide(const Type *t) {
@@ -117,8 +121,8 @@ int print_tag(const Type *t) {
 
 class Emitter {
  public:
-  Emitter(const cps::Program &p, const ast::Program &ast, Artifact &out, EmitOptions options)
-      : p_(p), ast_(ast), out_(out), options_(options) {}
+  Emitter(const cps::Program &p, Artifact &out, EmitOptions options)
+      : p_(p), source_(*p.anf), out_(out), options_(options) {}
 
   // Whether some loop nest checks an element (the runtime's KITE_LOOP_CHECKS).
   bool loop_checks() const { return loop_checks_; }
@@ -128,7 +132,7 @@ class Emitter {
 
   std::string run() {
     std::ostringstream body;
-    for (auto &v : ast_.values) emit_constant(*v, body);
+    for (auto &v : source_.values) emit_constant(*v, body);
     emit_blocks(body);
     emit_signal(body);
     emit_start(body);
@@ -147,6 +151,9 @@ class Emitter {
     out_.sites.push_back({loc.line, loc.col, loc.file == 1 ? kPreludePath : ""});
     return int(out_.sites.size() - 1);
   }
+
+  // The loop whose element v is, in the task being emitted; or null.
+  const Stmt *element_of(const VarDecl *v) const { return p_.tasks[task_].source->element_of(v); }
 
   std::string slot(const VarDecl *v, const char *record = "f") {
     if (auto it = locals_.find(v); it != locals_.end() && std::string(record) == "f")
@@ -192,11 +199,11 @@ class Emitter {
   // never changes: no check.
   std::string lvalue(const VarDecl *v) {
     if (auto it = at_.find(v); it != at_.end()) return it->second;
-    if (const Stmt *loop = v->alias_of) {
-      const VarDecl *coll = loop->coll_var.get();
+    if (const Stmt *loop = element_of(v)) {
+      const VarDecl *coll = loop->coll_var;
       if (coll->type->kind == TypeKind::Range)
-        return fmt::format("((int){} + {})", slot(coll) , slot(loop->index_var.get()));
-      return element(v->type, slot(coll), slot(loop->index_var.get()), loop->loc, false);
+        return fmt::format("((int){} + {})", slot(coll) , slot(loop->index_var));
+      return element(v->type, slot(coll), slot(loop->index_var), loop->loc, false);
     }
     return slot(v);
   }
@@ -291,8 +298,7 @@ class Emitter {
 
   std::string construct(const Expr &e, const Type *t) {
     const StructDecl *sd = nullptr;
-    for (auto &d : ast_.structs)
-      if (d->name == t->name) sd = d.get();
+    sd = source_.find_struct(t->name);
     if (t->kind == TypeKind::Union) {
       const FieldInit &f = e.fields[0];
       int tag = 0;
@@ -486,7 +492,7 @@ class Emitter {
 
   void emit_assign(const Stmt &st, std::ostream &s, int ind) {
     const Expr &target = *st.target;
-    if (skip_writes_of_ && target.kind == ExprKind::Name && target.var->alias_of == skip_writes_of_)
+    if (skip_writes_of_ && target.kind == ExprKind::Name && element_of(target.var) == skip_writes_of_)
       return;  // a scan's first phase: totals only
     std::string value = expr(*st.expr);
     if (target.kind == ExprKind::Name) {
@@ -501,23 +507,23 @@ class Emitter {
 
   void emit_exec(const Stmt &st, std::ostream &s, int ind) {
     switch (st.kind) {
-      case StmtKind::Decl:
-        for (VarDecl *v : ast::declared_vars(st))
+      case StmtKind::Let:
+        for (VarDecl *v : st.vars)
           line(s, ind, slot(v) + " = " + (st.expr ? expr(*st.expr) : "0") + ";");
         return;
-      case StmtKind::Assign: emit_assign(st, s, ind); return;
+      case StmtKind::Set: emit_assign(st, s, ind); return;
       case StmtKind::Return:
         if (st.expr) line(s, ind, "f[1] = " + to_bits(st.expr->type->forced(), expr(*st.expr)) + ";");
         return;
-      case StmtKind::ExprStmt:
+      case StmtKind::Do:
         if (st.expr->kind == ExprKind::Call && st.expr->children[0]->builtin == int(Builtin::print_)) {
           emit_print(*st.expr, s, ind);
           return;
         }
         line(s, ind, "(void)(" + expr(*st.expr) + ");");
         return;
+      case StmtKind::Call:  // a Spawn op
       case StmtKind::Then:
-      case StmtKind::Block:
       case StmtKind::If:
       case StmtKind::Case:
       case StmtKind::For:
@@ -544,7 +550,8 @@ class Emitter {
     h << "  int ch = kite_alloc(c, site);\n  if (ch < 0) return -1;\n";
     h << "  kite_rec cf = KITE_REC(c, ch);\n  cf[0] = link;\n";
     h << "  switch (id) {\n";
-    for (auto &t : ast_.tasks) {
+    for (const anf::Task &task : source_.tasks) {
+      const TaskDecl *t = task.decl.get();
       if (t->type != type) continue;
       const cps::Task &ct = p_.tasks[t->id];
       h << fmt::format("  case {}: /* {} */\n", t->id, t->name);
@@ -567,7 +574,7 @@ class Emitter {
     args += op.tail ? "f[0]" : link(op);
     for (size_t i = 1; i < call.children.size(); ++i) args += ", " + expr(*call.children[i]);
     std::string fn = dispatcher(call.children[0]->type->forced());
-    line(s, ind, fmt::format("{{ /* {} */", ast::to_kite(*op.stmt)));
+    line(s, ind, fmt::format("{{ /* {} */", anf::to_kite(*op.stmt)));
     if (info.detached_from >= 0)
       line(s, ind + 2, fmt::format("atomic_inc(KITE_COUNTER(f, {}));", info.detached_slot));
     line(s, ind + 2, fmt::format("{}(c, {});", fn, args));
@@ -588,7 +595,7 @@ class Emitter {
     }
     const TaskDecl *callee = call.children[0]->task;
     const cps::Task &ct = p_.tasks[callee->id];
-    line(s, ind, fmt::format("{{ /* {} */", ast::to_kite(*op.stmt)));
+    line(s, ind, fmt::format("{{ /* {} */", anf::to_kite(*op.stmt)));
     if (op.tail) {
       // Everything else in this task has happened: the callee takes over
       // this record (every record has room for any task) and answers this
@@ -748,7 +755,7 @@ class Emitter {
 
   // The number of elements of a loop's collection, held in its slot.
   std::string loop_length(const Stmt &loop) {
-    const VarDecl *coll = loop.coll_var.get();
+    const VarDecl *coll = loop.coll_var;
     return coll->type->kind == TypeKind::Range ? "kite_range_length(" + slot(coll) + ")"
                                                : "kite_length(c, " + slot(coll) + ")";
   }
@@ -841,9 +848,9 @@ class Emitter {
         line(s, ind + 2, "default: {");
       } else {
         line(s, ind + 2, fmt::format("case {}: {{", b.field_index));
-        if (b.binder_var)
-          line(s, ind + 4, fmt::format("{} = {}(uv, 1);", slot(b.binder_var),
-                                       slot_macro(b.binder_var->type)));
+        if (b.binder)
+          line(s, ind + 4, fmt::format("{} = {}(uv, 1);", slot(b.binder),
+                                       slot_macro(b.binder->type)));
       }
       emit_part(op, i, s, ind + 4);
       after = after || own_;
@@ -870,11 +877,11 @@ class Emitter {
     if (!op.parallel) {
       line(s, ind, "{");
       std::vector<const VarDecl *> promoted = promote_vars(st, s, ind + 2);
-      std::string i = slot(st.index_var.get());
-      line(s, ind + 2, slot(st.coll_var.get()) + " = " + expr(*st.expr) + ";");
+      std::string i = slot(st.index_var);
+      line(s, ind + 2, slot(st.coll_var) + " = " + expr(*st.expr) + ";");
       line(s, ind + 2, fmt::format("int n = {};", loop_length(st)));
       const std::vector<const Expr *> indices =
-          options_.bounds_checks ? bounds::hoistable(st) : std::vector<const Expr *>{};
+          options_.bounds_checks ? bounds::hoistable(*p_.tasks[task_].source, st) : std::vector<const Expr *>{};
       if (!indices.empty()) {
         // The loop without the checks ir/bounds proved needless, if the
         // proof holds; else as written. (Only an innermost loop has a
@@ -899,8 +906,8 @@ class Emitter {
       line(s, ind, "}");
       return;
     }
-    std::string i = slot(st.index_var.get());
-    line(s, ind, slot(st.coll_var.get()) + " = " + expr(*st.expr) + ";");
+    std::string i = slot(st.index_var);
+    line(s, ind, slot(st.coll_var) + " = " + expr(*st.expr) + ";");
     // Chained: iteration i + 1 starts when iteration i's graph is done. The
     // loop's counter holds its detached calls, plus 1 until the last step.
     line(s, ind, i + " = 0;");
@@ -917,12 +924,12 @@ class Emitter {
   // `n`, its variables not yet set). Each index is evaluated at the first
   // iteration and the next (kite_affine_in).
   std::string bounds_proof(const Stmt &loop, const std::vector<const Expr *> &indices) {
-    const VarDecl *coll = loop.coll_var.get();
+    const VarDecl *coll = loop.coll_var;
     const bool range = coll->type->kind == TypeKind::Range;
     auto at = [&](int k) {
-      at_[loop.index_var.get()] = fmt::format("((int){})", k);
+      at_[loop.index_var] = fmt::format("((int){})", k);
       if (range && loop.elem_var)
-        at_[loop.elem_var.get()] = k == 0 ? fmt::format("((int){})", slot(coll))
+        at_[loop.elem_var] = k == 0 ? fmt::format("((int){})", slot(coll))
                                           : fmt::format("as_int((uint){} + 1u)", slot(coll));
     };
     std::string proof = "n > 0";
@@ -965,7 +972,7 @@ class Emitter {
 
   void emit_map(const cps::Op &op, std::ostream &s, int ind) {
     const Stmt &st = *op.stmt;
-    line(s, ind, slot(st.coll_var.get()) + " = " + expr(*st.expr) + ";");
+    line(s, ind, slot(st.coll_var) + " = " + expr(*st.expr) + ";");
     line(s, ind, fmt::format("{{ int n = {};", loop_length(st)));
     line(s, ind + 2, "if (n == 0) {");
     emit_signal_node(op.node, s, ind + 4);
@@ -982,11 +989,11 @@ class Emitter {
       // does a scan whose body reads the array it writes.
       std::string cond = fmt::format("n <= {}", chunk_macro(op));
       for (const VarDecl *a : op.reduction.arrays)
-        cond += fmt::format(" || {} == {}", slot(a), slot(st.coll_var.get()));
+        cond += fmt::format(" || {} == {}", slot(a), slot(st.coll_var));
       line(s, ind + 2, "} else if (" + cond + ") {");
       line(s, ind + 4, "{");
       std::vector<const VarDecl *> promoted = promote_vars(st, s, ind + 6);
-      std::string i = slot(st.index_var.get());
+      std::string i = slot(st.index_var);
       line(s, ind + 6, fmt::format("for ({} = 0; {} < n; {} += 1) {{", i, i, i));
       emit_ops(p_.blocks[p_.graphs[op.graphs[0]].entry_block].ops, s, ind + 8);
       line(s, ind + 6, "}");
@@ -1089,7 +1096,7 @@ class Emitter {
     if (st.kind == StmtKind::While) {
       line(s, 4, "if (" + expr(*st.expr) + ") {");
     } else {
-      std::string i = slot(st.index_var.get());
+      std::string i = slot(st.index_var);
       line(s, 4, fmt::format("{} += 1;", i));
       line(s, 4, fmt::format("if ({} < {}) {{", i, loop_length(st)));
     }
@@ -1187,7 +1194,7 @@ class Emitter {
       line(s, 4, "{");
       declare_accumulators(op, s, 6);
       std::vector<const VarDecl *> promoted = promote_vars(*op.stmt, s, 6, true);
-      std::string i = slot(op.stmt->index_var.get());
+      std::string i = slot(op.stmt->index_var);
       line(s, 6, fmt::format("for ({} = lo; {} < hi; {} += step) {{", i, i, i));
       emit_ops(entry.ops, s, 8);
       line(s, 6, "}");
@@ -1212,7 +1219,7 @@ class Emitter {
     }
     // The record runs lo .. hi - 1, one iteration's graph after another.
     line(s, 4, fmt::format("KITE_I(f, {}) = lo; KITE_I(f, {}) = hi;", op.lo_slot, op.hi_slot));
-    line(s, 4, fmt::format("{} = lo;", slot(op.stmt->index_var.get())));
+    line(s, 4, fmt::format("{} = lo;", slot(op.stmt->index_var)));
     emit_inline_graph(op.graphs[0], s, 4);
   }
 
@@ -1276,7 +1283,7 @@ class Emitter {
     const int ind = op.reduction.empty() ? 2 : 4;
     const cps::Block &entry = p_.blocks[p_.graphs[op.graphs[0]].entry_block];
     std::vector<const VarDecl *> promoted = promote_vars(*op.stmt, s, ind, true);
-    line(s, ind, slot(op.stmt->index_var.get()) + " = i;");
+    line(s, ind, slot(op.stmt->index_var) + " = i;");
     emit_ops(entry.ops, s, ind);
     unpromote_vars(*op.stmt, promoted, s, ind, true);
     if (!op.reduction.empty()) {
@@ -1329,7 +1336,7 @@ class Emitter {
     }
     std::vector<const VarDecl *> promoted = promote_vars(*op.stmt, s, 6, true);
     const cps::Block &entry = p_.blocks[p_.graphs[op.graphs[0]].entry_block];
-    std::string i = slot(op.stmt->index_var.get());
+    std::string i = slot(op.stmt->index_var);
     line(s, 6, "if (phase == 0) {");
     skip_writes_of_ = op.stmt;
     line(s, 8, fmt::format("for ({} = lo; {} < hi; {} += 1) {{", i, i, i));
@@ -1448,7 +1455,7 @@ class Emitter {
     line(s, ind, "KITE_FENCE();");
     // Nothing outside an iteration reads the variables it declares: they
     // live in C variables, not in the record.
-    VarSet vars = {op.stmt->index_var.get()};
+    VarSet vars = {op.stmt->index_var};
     vars_in(op.stmt->body, VarUse::Declared, vars);
     std::string decls;
     for (const VarDecl *v : vars) {
@@ -1456,7 +1463,7 @@ class Emitter {
       decls += fmt::format("{} v{} = 0; ", c_type(v->type->forced()), v->id);
     }
     line(s, ind, decls);
-    std::string i = slot(op.stmt->index_var.get());
+    std::string i = slot(op.stmt->index_var);
     direct_index_ = i;
     line(s, ind, fmt::format("for ({} = lo; {} < hi; {} += 1) {{", i, i, i));
     emit_ops(op.inline_ops[0], s, ind + 2);
@@ -1486,21 +1493,23 @@ class Emitter {
   std::vector<const VarDecl *> promote_vars(const Stmt &loop, std::ostream &s, int ind,
                                             bool chunk = false) {
     VarSet used;
-    if (loop.index_var) used = {loop.index_var.get(), loop.coll_var.get()};
+    if (loop.index_var) used = {loop.index_var, loop.coll_var};
     if (loop.expr && !chunk) vars_in(*loop.expr, used);
     vars_in(loop.body, VarUse::Any, used);
     // The element of an enclosing loop is that loop's collection at its
     // index: hold those two.
-    for (const VarDecl *v : VarSet(used))
-      if (v->alias_of && v->alias_of != &loop && v->alias_of->index_var) {
-        used.insert(v->alias_of->coll_var.get());
-        used.insert(v->alias_of->index_var.get());
+    for (const VarDecl *v : VarSet(used)) {
+      const Stmt *outer = element_of(v);
+      if (outer && outer != &loop) {
+        used.insert(outer->coll_var);
+        used.insert(outer->index_var);
       }
+    }
     ++loop_depth_;
     std::vector<const VarDecl *> promoted;
     std::string decls;
     for (const VarDecl *v : used) {
-      if (v->alias_of || locals_.count(v)) continue;
+      if (element_of(v) || locals_.count(v)) continue;
       decls += fmt::format("{} v{} = {}; ", c_type(v->type->forced()), v->id, slot(v));
       promoted.push_back(v);
     }
@@ -1509,7 +1518,7 @@ class Emitter {
     // An array the loop does not reassign keeps its length (lengths never
     // change), so its bounds checks need not load it.
     VarSet written;
-    if (loop.index_var) written = {loop.index_var.get(), loop.coll_var.get()};
+    if (loop.index_var) written = {loop.index_var, loop.coll_var};
     vars_in(loop.body, VarUse::Written, written);
     std::string lens;
     for (const VarDecl *v : promoted) {
@@ -1531,7 +1540,7 @@ class Emitter {
     if (loop_depth_ == 0 && nest_checks_) line(s, ind, "kite_loop_faults(c);");
     if (loop_depth_ == 0) nest_checks_ = false;
     VarSet written;
-    if (loop.index_var) written = {loop.index_var.get(), loop.coll_var.get()};
+    if (loop.index_var) written = {loop.index_var, loop.coll_var};
     vars_in(loop.body, VarUse::Written, written);
     for (const VarDecl *v : promoted) {
       locals_.erase(v);
@@ -1552,7 +1561,7 @@ class Emitter {
   void emit_next_iteration(const cps::Block &b, std::ostream &s) {
     const cps::Op &op = b.loop;
     line(s, 4, "c->n_conts += 1;");
-    line(s, 4, fmt::format("{} += 1;", slot(op.stmt->index_var.get())));
+    line(s, 4, fmt::format("{} += 1;", slot(op.stmt->index_var)));
     emit_inline_graph(op.graphs[0], s, 4);
   }
 
@@ -1595,7 +1604,7 @@ class Emitter {
   std::string block_body(const cps::Block &b) {
     std::ostringstream s;
     task_ = b.task;
-    const TaskDecl &t = *p_.tasks[b.task].decl;
+    const TaskDecl &t = *p_.tasks[b.task].source->decl;
     bool task_entry = p_.tasks[b.task].entry_block == b.id;
     const char *what = task_entry ? "entry"
                        : b.kind == cps::BlockKind::Step ? "next iteration"
@@ -1657,10 +1666,10 @@ class Emitter {
         // A call of a direct map's chunk: j is its iteration's place there.
         const cps::Graph &g = p_.graphs[info.graph];
         if (info.store) {
-          const Stmt &loop = *info.store->target->var->alias_of;
+          const Stmt &loop = *element_of(info.store->target->var);
           const Type *elem = info.store->target->var->type;
           line(s, 6, fmt::format("{} = {};",
-                                 element(elem, slot(loop.coll_var.get()),
+                                 element(elem, slot(loop.coll_var),
                                          fmt::format("KITE_I(f, {}) + j", g.lo_slot), loop.loc),
                                  from_bits(elem, "bits")));
         }
@@ -1740,8 +1749,7 @@ class Emitter {
 
   void emit_start(std::ostream &s) {
     const TaskDecl *main = nullptr;
-    for (auto &t : ast_.tasks)
-      if (t->name == "main") main = t.get();
+    main = source_.main()->decl.get();
     const cps::Task &ct = p_.tasks[main->id];
     task_ = main->id;
     s << "void kite_start_main(kite_ctx *c) {\n";
@@ -1766,7 +1774,7 @@ class Emitter {
   }
 
   const cps::Program &p_;
-  const ast::Program &ast_;
+  const anf::Program &source_;  // what the ops point into
   Artifact &out_;
   EmitOptions options_;
   int task_ = -1;
@@ -1809,11 +1817,11 @@ class Emitter {
 
 }  // namespace
 
-Artifact emit_opencl(const cps::Program &program, const ast::Program &ast,
-                     const std::string &source_path, const EmitOptions &options) {
+Artifact emit_opencl(const cps::Program &program, const std::string &source_path,
+                     const EmitOptions &options) {
   Artifact a;
   a.source = source_path;
-  Emitter e(program, ast, a, options);
+  Emitter e(program, a, options);
   std::string generated = e.run();
   a.record_words = program.record_words;
   int node_shift = 1;

@@ -22,8 +22,10 @@ struct EmitOptions {
   bool bounds_checks = true;  // check every array index against the length
 };
 
-Artifact emit_opencl(const cps::Program &program, const ast::Program &ast,
-                     const std::string &source_path, const EmitOptions &options = {});
+// The compiled program; `program` points into the ANF it was lowered from
+// (cps::Program::anf), which is all of the source the backend reads.
+Artifact emit_opencl(const cps::Program &program, const std::string &source_path,
+                     const EmitOptions &options = {});
 using host::write_artifact;
 
 }  // namespace kite

@@ -57,7 +57,7 @@ int compile(const SourceFile &file, const CompileOptions &o, std::ostream &diagn
     lint(*program, diags);
     std::set<const ast::VarDecl *> written = written_through(*program);
     if (diags.error_count() == 0) verify_checked(*program);
-    // --dump-checked, --dump-closures, --dump-anf: the AST as the stage left it.
+    // --dump-checked, --dump-closures: the AST as the stage left it.
     auto dump_ast = [&] {
       diags.release_warnings();
       diags.check_no_errors();
@@ -80,17 +80,23 @@ int compile(const SourceFile &file, const CompileOptions &o, std::ostream &diagn
     move_returns(*program, types);
     diags.check_no_errors();  // the checker's errors, reported with its warnings
     verify_checked(*program);
-    // Typed AST -> ANF: one task call per statement (ir/anf.h, §3.3.1).
-    to_anf(*program, types);
-    if (diags.error_count() == 0) verify_anf(*program);
-    if (o.dump_anf) return dump_ast();
-
+    // Typed AST -> ANF: one task call per statement, variables numbered
+    // (ir/anf.h, §3.3.1). The AST's tasks move into it.
+    anf::Program &anf = out.anf;
+    anf = anf::to_anf(std::move(*program), types);
+    verify(anf);
+    if (o.dump_anf) {
+      diags.release_warnings();
+      diags.check_no_errors();
+      anf::dump(anf, std::cout);
+      return 0;
+    }
     // ANF -> nested task graphs with dependencies (ir/ntg.h, §3.3.2-3.3.3),
     // `if`s flattened (§3.3.4) unless -O0.
     ntg::BuildOptions build;
     build.optimize = o.optimize;
     ntg::Program &graphs = out.graphs;
-    graphs = ntg::build(*program, build);
+    graphs = ntg::build(anf, build);
     verify(graphs);
     // The calls that finish their task (ir/tail_calls.h, §3.3.4) unless -O0.
     if (o.optimize) {
@@ -112,7 +118,7 @@ int compile(const SourceFile &file, const CompileOptions &o, std::ostream &diagn
     // CPS blocks -> the OpenCL uber-kernel (backend-opencl/emit.h, §4.2).
     EmitOptions emit;
     emit.bounds_checks = o.bounds_checks;
-    out.artifact = emit_opencl(blocks, *program, file.path(), emit);
+    out.artifact = emit_opencl(blocks, file.path(), emit);
     if (o.emit_cl) std::cout << out.artifact.opencl;
     return 0;
   } catch (const CompileFailed &) {

@@ -8,6 +8,7 @@
 #include "backend-opencl/emit.h"
 #include "frontend/diagnostics.h"
 #include "frontend/source.h"
+#include "ir/anf.h"
 #include "ir/cps.h"
 #include "ir/ntg.h"
 
@@ -19,7 +20,7 @@ struct CompileOptions {
   bool dump_ast = false;      // the parsed AST
   bool dump_checked = false;  // the AST after type checking (prelude tasks joined)
   bool dump_closures = false; // the AST after closure conversion
-  bool dump_anf = false;      // the AST after ANF rewriting
+  bool dump_anf = false;      // the ANF statements (anf::Program)
   std::string dump_ntg;       // "", "text" or "dot": nested task graphs after ANF
   bool dump_cps = false;      // blocks, join counters and signals
   bool emit_cl = false;       // the generated OpenCL C
@@ -30,12 +31,14 @@ struct CompileOptions {
 };
 
 // What each stage made, for tests and tools: the AST (checked, closures
-// converted, in ANF: those passes rewrite it in place), the types it points
-// at, the task graphs, the CPS blocks and the artifact. A stage that did not
-// run (an error, or a dump that stops earlier) leaves its part empty.
+// converted, returns moved: those passes rewrite it in place; its tasks,
+// structs and constants then move into the ANF), the types they point at,
+// the ANF, the task graphs, the CPS blocks and the artifact. A stage that did
+// not run (an error, or a dump that stops earlier) leaves its part empty.
 struct Compilation {
   TypeContext types;
   std::unique_ptr<ast::Program> program;
+  anf::Program anf;
   ntg::Program graphs;
   cps::Program blocks;
   Artifact artifact;

@@ -91,6 +91,8 @@ std::string params_text(const std::vector<Param> &params) {
   return out + ")";
 }
 
+}  // namespace
+
 // `name(a: int): int`, the header shared by named and anonymous tasks: as
 // written, or once checked, with the checked types (a task made by a pass
 // has those only) and, for an anonymous task, what it captures.
@@ -116,6 +118,8 @@ std::string task_header(const TaskDecl &task) {
   }
   return out;
 }
+
+namespace {
 
 class Printer {
  public:
@@ -250,6 +254,8 @@ class Printer {
     out_ << "\n";
   }
 
+
+ public:
   // `indent` is that of the line the expression is on; an anonymous task's
   // body goes one level deeper.
   void expr(const Expr &e, int indent) {
@@ -309,6 +315,8 @@ class Printer {
     }
   }
 
+
+ private:
   void list(const char *head, const Expr &e, int indent) {
     out_ << "(" << head;
     for (auto &c : e.children) {
@@ -324,6 +332,12 @@ class Printer {
 }  // namespace
 
 void dump(const Program &program, std::ostream &out) { Printer(out).program(program); }
+
+std::string dump_text(const Expr &e) {
+  std::ostringstream out;
+  Printer(out).expr(e, 0);
+  return out.str();
+}
 
 namespace {
 TypeExprPtr clone_type(const TypeExpr &t) {

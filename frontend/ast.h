@@ -253,6 +253,11 @@ inline StmtPtr make_stmt(StmtKind kind, SourceLoc loc) {
 // Prints the program as indented S-expression-like text, one statement per
 // line, declarations in source order (`kitec --dump-ast`; tests/parse).
 void dump(const Program &program, std::ostream &out);
+// One expression as dump prints it: `(+ x 1)`.
+std::string dump_text(const Expr &e);
+// A task's header as dump prints it: `name(a: int): int`, with the checked
+// types once checked and, for an anonymous task, what it captures.
+std::string task_header(const TaskDecl &task);
 // The type as Kite source spells it: `array<int>`, `(int, bool)`.
 std::string to_string(const TypeExpr &type);
 // A string literal as C and Kite write it: quoted, with escapes.

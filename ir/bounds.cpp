@@ -10,22 +10,22 @@ namespace {
 using ast::BinaryOp;
 using ast::Expr;
 using ast::ExprKind;
-using ast::Stmt;
-using ast::StmtKind;
+using anf::Stmt;
+using anf::StmtKind;
 using ast::VarDecl;
 
 // Whether the statements are straight-line code: no loop, no case, no
 // return, no task call.
-bool straight_line(const ast::StmtList &list) {
+bool straight_line(const anf::StmtList &list) {
   for (auto &st : list) {
     switch (st->kind) {
-      case StmtKind::Decl:
-      case StmtKind::Assign:
-      case StmtKind::ExprStmt: break;
+      case StmtKind::Let:
+      case StmtKind::Set:
+      case StmtKind::Do: break;
       case StmtKind::If:
-      case StmtKind::Block:
         if (!straight_line(st->body) || !straight_line(st->else_body)) return false;
         break;
+      case StmtKind::Call:
       case StmtKind::Return:
       case StmtKind::Then:
       case StmtKind::Case:
@@ -33,8 +33,6 @@ bool straight_line(const ast::StmtList &list) {
       case StmtKind::Map:
       case StmtKind::While: return false;
     }
-    if (st->expr && ast::contains_task_call(*st->expr)) return false;
-    if (st->target && ast::contains_task_call(*st->target)) return false;
   }
   return true;
 }
@@ -43,8 +41,8 @@ bool is_int(const Expr &e) { return e.type && e.type->forced()->kind == TypeKind
 
 class Affine {
  public:
-  Affine(const Stmt &loop, const vars::VarSet &written)
-      : loop_(loop), written_(written) {}
+  Affine(const anf::Task &task, const Stmt &loop, const vars::VarSet &written)
+      : task_(task), loop_(loop), written_(written) {}
 
   // Whether e is affine in the loop's variables; `varies` says whether it
   // mentions them. Any other kind of expression (a new one included) is not.
@@ -60,9 +58,8 @@ class Affine {
       }
       // An element of another loop over an array is memory the body may
       // write; an enclosing range loop's element is not.
-      if (e.var->alias_of && e.var->alias_of->coll_var &&
-          e.var->alias_of->coll_var->type->forced()->kind != TypeKind::Range)
-        return false;
+      const Stmt *other = task_.element_of(e.var);
+      if (other && other->coll_var->type->forced()->kind != TypeKind::Range) return false;
       return !written_.count(e.var);
     }
     if (e.kind == ExprKind::Unary)
@@ -78,7 +75,7 @@ class Affine {
 
   bool hoistable(const Expr &index) const {
     const Expr &array = *index.children[0];
-    if (array.kind != ExprKind::Name || !array.var || array.var->alias_of ||
+    if (array.kind != ExprKind::Name || !array.var || task_.element_of(array.var) ||
         written_.count(array.var) || array.type->forced()->kind != TypeKind::Array)
       return false;
     bool varies = false;
@@ -86,6 +83,7 @@ class Affine {
   }
 
  private:
+  const anf::Task &task_;
   const Stmt &loop_;
   const vars::VarSet &written_;
 };
@@ -93,21 +91,21 @@ class Affine {
 }  // namespace
 
 bool is_loop_var(const Stmt &loop, const VarDecl *v) {
-  if (v == loop.index_var.get()) return true;
-  return v == loop.elem_var.get() && loop.coll_var &&
+  if (v == loop.index_var) return true;
+  return v == loop.elem_var && loop.coll_var &&
          loop.coll_var->type->forced()->kind == TypeKind::Range;
 }
 
-std::vector<const Expr *> hoistable(const Stmt &loop) {
+std::vector<const Expr *> hoistable(const anf::Task &task, const Stmt &loop) {
   std::vector<const Expr *> out;
   if (loop.kind != StmtKind::For || !loop.index_var || !loop.coll_var) return out;
   if (!straight_line(loop.body)) return out;
-  vars::VarSet written = {loop.index_var.get(), loop.coll_var.get()};
-  if (loop.elem_var) written.insert(loop.elem_var.get());
+  vars::VarSet written = {loop.index_var, loop.coll_var};
+  if (loop.elem_var) written.insert(loop.elem_var);
   vars::collect(loop.body, vars::Use::Written, written);
   // The loop's own variables vary; hoistable() asks is_loop_var first.
-  Affine affine(loop, written);
-  ast::for_each_expr(loop.body, [&](const Expr &e) {
+  Affine affine(task, loop, written);
+  anf::for_each_expr(loop.body, [&](const Expr &e) {
     if (e.kind == ExprKind::Index && affine.hoistable(e)) out.push_back(&e);
   });
   return out;

@@ -18,17 +18,17 @@
 
 #include <vector>
 
-#include "frontend/ast.h"
+#include "ir/anf.h"
 
 namespace kite::bounds {
 
 // The hoistable indices (ExprKind::Index expressions) of `loop`, a `for`
 // over a range or an array, in source order; none if its body is not
 // straight-line code.
-std::vector<const ast::Expr *> hoistable(const ast::Stmt &loop);
+std::vector<const ast::Expr *> hoistable(const anf::Task &task, const anf::Stmt &loop);
 
 // Whether `v` is one of `loop`'s variables that an index may use: its index,
 // or the element of a loop over a range.
-bool is_loop_var(const ast::Stmt &loop, const ast::VarDecl *v);
+bool is_loop_var(const anf::Stmt &loop, const ast::VarDecl *v);
 
 }  // namespace kite::bounds

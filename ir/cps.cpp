@@ -30,10 +30,10 @@ class Lowering {
     int entry = p_.graphs[g].entry_block;
     p_.blocks[entry].code = p_.num_codes++;
     Task &t = p_.tasks[task_];
-    t.decl = tg.task;
+    t.source = tg.task;
     t.body_graph = g;
     t.entry_block = p_.graphs[g].entry_block;
-    for (size_t v = 0; v < tg.vars.size(); ++v) t.var_slot.push_back(next_slot_++);
+    for (size_t v = 0; v < tg.task->vars.size(); ++v) t.var_slot.push_back(next_slot_++);
     t.local_arrays = local_arrays(*tg.task);
     t.record_words = next_slot_;
     p_.record_words = std::max(p_.record_words, next_slot_);
@@ -147,7 +147,7 @@ class Lowering {
   static std::set<int> declared_in(const ntg::Graph &g) {
     std::set<int> out;
     ntg::for_each_node(g, [&](const ntg::Node &n) {
-      for (ast::VarDecl *v : ast::declared_vars(*n.stmt)) out.insert(v->id);
+      for (ast::VarDecl *v : n.stmt->vars) out.insert(v->id);
     });
     return out;
   }
@@ -162,7 +162,7 @@ class Lowering {
     int elem = -1;
     std::set<int> targets;  // the calls' temporaries, in scope
     std::map<int, int> spawn_of_target;  // temporary -> the node of its call
-    std::map<int, const ast::Stmt *> store_of;  // a call's node -> its `c <- t`
+    std::map<int, const anf::Stmt *> store_of;  // a call's node -> its `c <- t`
   };
 
   static bool mentions(const ast::Expr &e, const DirectScan &scan) {
@@ -192,13 +192,12 @@ class Lowering {
     std::set<int> local_targets;
     for (size_t i = 0; i < g.nodes.size(); ++i) {
       const ntg::Node &n = *g.nodes[i];
-      const ast::Stmt &st = *n.stmt;
+      const anf::Stmt &st = *n.stmt;
       Op op;
       op.stmt = n.stmt;
       if (n.kind == ntg::NodeKind::Stmt && n.spawns) {
         if (n.tail_call) return false;
-        if (st.kind == ast::StmtKind::Assign) {
-          if (st.target->kind != ast::ExprKind::Name || !st.target->var) return false;
+        if (st.target) {
           int t = st.target->var->id;
           if (scan.targets.count(t) || t == scan.elem) return false;
           // The arguments may not read an earlier call's result.
@@ -207,7 +206,7 @@ class Lowering {
           scan.targets.insert(t);
           local_targets.insert(t);
           scan.spawn_of_target[t] = n.id;
-        } else if (st.kind != ast::StmtKind::ExprStmt || touches(n.dep, true)) {
+        } else if (touches(n.dep, true)) {
           return false;
         }
         if (build) {
@@ -221,7 +220,7 @@ class Lowering {
         }
         continue;
       }
-      if (n.kind == ntg::NodeKind::Stmt && st.kind == ast::StmtKind::Assign &&
+      if (n.kind == ntg::NodeKind::Stmt && st.kind == anf::StmtKind::Set &&
           st.target->kind == ast::ExprKind::Name && st.target->var &&
           st.target->var->id == scan.elem && st.expr->kind == ast::ExprKind::Name &&
           st.expr->var && local_targets.count(st.expr->var->id)) {
@@ -261,12 +260,12 @@ class Lowering {
       if (!n.spawns) continue;
       if (has_successor.count(int(i))) {
         for (auto [from, to] : g.edges)
-          if (from == int(i) && !(g.nodes[to]->stmt->kind == ast::StmtKind::Assign &&
+          if (from == int(i) && !(g.nodes[to]->stmt->kind == anf::StmtKind::Set &&
                                   scan.store_of.count(n.id) &&
                                   scan.store_of.at(n.id) == g.nodes[to]->stmt))
             return false;
       }
-      if (n.stmt->kind == ast::StmtKind::Assign && !scan.store_of.count(n.id)) return false;
+      if (n.stmt->target && !scan.store_of.count(n.id)) return false;
     }
     for (int t : local_targets) scan.targets.erase(t);
     return true;
@@ -275,8 +274,8 @@ class Lowering {
   static bool assigns(const ntg::Graph &g, int var) {
     bool found = false;
     ntg::for_each_node(g, [&](const ntg::Node &n) {
-      const ast::Stmt &st = *n.stmt;
-      found = found || (st.kind == ast::StmtKind::Assign &&
+      const anf::Stmt &st = *n.stmt;
+      found = found || ((st.kind == anf::StmtKind::Set || st.kind == anf::StmtKind::Call) && st.target &&
                         st.target->kind == ast::ExprKind::Name && st.target->var &&
                         st.target->var->id == var);
     });
@@ -285,7 +284,7 @@ class Lowering {
 
   bool lower_direct_map(const ntg::Node &node, Op &op) {
     const ntg::Graph &g = *node.graphs[0];
-    const ast::Stmt &st = *node.stmt;
+    const anf::Stmt &st = *node.stmt;
     if (g.dep.arrow == ntg::Arrow::Seq) return false;  // no calls: a chunked map
     // A call's link holds its node and its iteration's place in the chunk.
     if (p_.nodes.size() >= (size_t(1) << 24)) return false;
@@ -341,8 +340,7 @@ class Lowering {
         if (node.spawns) {
           op.kind = OpKind::Spawn;
           op.tail = node.tail_call;
-          if (node.stmt->kind == ast::StmtKind::Assign)
-            p_.nodes[node.id].target = node.stmt->target->var;
+          if (node.stmt->target) p_.nodes[node.id].target = node.stmt->target->var;
         }
         return op;
       case ntg::NodeKind::If:
@@ -387,7 +385,7 @@ class Lowering {
           op.counter_slot = next_slot_++;
           // A while's condition may read what any call of the iteration
           // wrote, so its iterations wait for all their calls.
-          if (node.stmt->kind != ast::StmtKind::While)
+          if (node.stmt->kind != anf::StmtKind::While)
             detach_calls(*node.graphs[0], node, op.counter_slot);
           int step = new_block(body, BlockKind::Step);
           p_.blocks[step].code = p_.num_codes++;
@@ -451,11 +449,11 @@ class Lowering {
   // collection. The element of an enclosing loop has no slot of its own (it
   // is that loop's collection at that loop's index), so reading it copies
   // those two.
-  std::vector<int> iteration_copies(const ast::Stmt &map, const std::set<int> &reads) {
+  std::vector<int> iteration_copies(const anf::Stmt &map, const std::set<int> &reads) {
     std::set<int> vars;
     for (int v : reads) {
       if (v == map.elem_var->id || v == map.index_var->id) continue;
-      if (const ast::Stmt *loop = tg_->vars[v]->alias_of) {
+      if (const anf::Stmt *loop = tg_->task->loop_of[size_t(v)]) {
         vars.insert(loop->coll_var->id);
         vars.insert(loop->index_var->id);
       } else {
@@ -476,6 +474,7 @@ class Lowering {
 
 Program lower(const ntg::Program &graphs) {
   Program p;
+  p.anf = graphs.anf;
   Lowering l(p, graphs);
   for (auto &tg : graphs.tasks) l.lower_task(tg);
   return p;

@@ -34,7 +34,7 @@ enum class OpKind {
 
 struct Op {
   OpKind kind = OpKind::Exec;
-  ast::Stmt *stmt = nullptr;
+  const anf::Stmt *stmt = nullptr;
   int node = -1;          // parallel nodes: the node their completion signals
   bool parallel = false;  // the nested parts are graphs of their own
   bool tail = false;      // Spawn: a tail call; the callee finishes this task
@@ -131,12 +131,12 @@ struct NodeInfo {  // a parallel node: a Spawn or a parallel If
   int detached_slot = -1;  // the for node's counter
   // A call in a direct map's body: its result is stored by `store`
   // (`c <- t`, c the map's element) when it arrives; null: dropped.
-  const ast::Stmt *store = nullptr;
+  const anf::Stmt *store = nullptr;
   bool direct = false;
 };
 
 struct Task {
-  ast::TaskDecl *decl = nullptr;
+  const anf::Task *source = nullptr;  // its ANF: declaration, statements, variables
   int entry_block = -1;
   int body_graph = -1;
   std::vector<int> var_slot;  // by variable id
@@ -153,6 +153,7 @@ constexpr int kResultSlot = 1;  // the task's return value, raw bits
 constexpr int kFirstFreeSlot = 2;
 
 struct Program {
+  const anf::Program *anf = nullptr;  // what the blocks' ops point into
   std::vector<Task> tasks;
   std::vector<Block> blocks;
   std::vector<Graph> graphs;

@@ -13,13 +13,13 @@ void dump_ops(const std::vector<Op> &ops, int indent, std::ostream &out) {
   std::string pad(indent, ' ');
   for (const Op &op : ops) {
     switch (op.kind) {
-      case OpKind::Exec: out << pad << ast::to_kite(*op.stmt) << "\n"; break;
+      case OpKind::Exec: out << pad << anf::to_kite(*op.stmt) << "\n"; break;
       case OpKind::Spawn:
         if (op.tail) {
-          out << pad << "tail call " << ast::to_kite(*op.stmt) << "  => finishes the task\n";
+          out << pad << "tail call " << anf::to_kite(*op.stmt) << "  => finishes the task\n";
           break;
         }
-        out << pad << "spawn " << ast::to_kite(*op.stmt) << "  => signals n" << op.node << "\n";
+        out << pad << "spawn " << anf::to_kite(*op.stmt) << "  => signals n" << op.node << "\n";
         break;
       case OpKind::If:
       case OpKind::Case:
@@ -27,7 +27,7 @@ void dump_ops(const std::vector<Op> &ops, int indent, std::ostream &out) {
       case OpKind::For:
       case OpKind::Map:
         if (op.parallel) {
-          out << pad << ast::to_kite(*op.stmt)
+          out << pad << anf::to_kite(*op.stmt)
               << (op.reduction.empty() ? ""
                   : std::string(op.reduction.scan ? " as a parallel scan (" : " as a parallel reduction (") +
                         reductions::describe(op.reduction) + ")")
@@ -35,7 +35,7 @@ void dump_ops(const std::vector<Op> &ops, int indent, std::ostream &out) {
           for (int g : op.graphs) out << " g" << g;
           out << "  => signals n" << op.node << "\n";
         } else {
-          out << pad << ast::to_kite(*op.stmt) << " inline {\n";
+          out << pad << anf::to_kite(*op.stmt) << " inline {\n";
           for (size_t i = 0; i < op.inline_ops.size(); ++i) {
             if (i) out << pad << "} {\n";
             dump_ops(op.inline_ops[i], indent + 2, out);
@@ -60,7 +60,7 @@ bool detached_in_task(const Program &p, int n, int t) {
 
 void dump(const Program &p, std::ostream &out) {
   for (const Task &t : p.tasks) {
-    out << "task " << t.decl->name << ": entry code " << p.blocks[t.entry_block].code << ", "
+    out << "task " << t.source->decl->name << ": entry code " << p.blocks[t.entry_block].code << ", "
         << t.record_words << " record slots";
     if (!t.local_arrays.empty()) {
       out << ", frees";

@@ -8,10 +8,10 @@ namespace {
 
 using ast::Expr;
 using ast::ExprKind;
-using ast::Stmt;
+using anf::Stmt;
 
 // Looks for an allocation or a print anywhere in what it visits.
-class Finder : public ast::Visitor {
+class Finder : public anf::Visitor {
  public:
   bool found = false;
   using Visitor::visit;

@@ -9,12 +9,12 @@
 // kind as that kernel (docs/design.md, "Maps as kernels").
 #pragma once
 
-#include "frontend/ast.h"
+#include "ir/anf.h"
 
 namespace kite::kernels {
 
 // Whether the body of map `map` allocates (new, constructors, tuples,
 // anonymous tasks, futures) or prints, anywhere in it.
-bool allocates_or_prints(const ast::Stmt &map);
+bool allocates_or_prints(const anf::Stmt &map);
 
 }  // namespace kite::kernels

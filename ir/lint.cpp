@@ -11,10 +11,11 @@ using namespace ast;
 
 namespace {
 
+using anf::Stmt;
+using anf::StmtKind;
+
 const Expr *call_of(const Stmt &s) {
-  if ((s.kind == StmtKind::ExprStmt || s.kind == StmtKind::Assign) && s.expr && is_task_call(*s.expr))
-    return s.expr.get();
-  return nullptr;
+  return s.kind == StmtKind::Call ? s.expr.get() : nullptr;
 }
 
 bool is_array(const VarDecl *v) { return v && v->type && v->type->forced()->kind == TypeKind::Array; }
@@ -132,7 +133,7 @@ void warn_unordered_reads(const ntg::Program &program, const std::set<const VarD
                           Diagnostics &diags) {
   Unordered u(written, diags);
   for (auto &tg : program.tasks)
-    if (tg.task->loc.file == 0) u.graph(*tg.body);
+    if (tg.task->decl->loc.file == 0) u.graph(*tg.body);
 }
 
 }  // namespace kite

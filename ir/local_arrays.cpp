@@ -12,7 +12,7 @@ namespace {
 // Finds the arrays of a task that never leave it (Task::local_arrays).
 class LocalArrays {
  public:
-  std::vector<const ast::VarDecl *> find(const ast::TaskDecl &t) {
+  std::vector<const ast::VarDecl *> find(const anf::Task &t) {
     visit(t.body, false);
     std::vector<const ast::VarDecl *> out;
     for (const ast::VarDecl *v : candidates_)
@@ -21,16 +21,17 @@ class LocalArrays {
   }
 
  private:
-  void visit(const ast::StmtList &list, bool in_loop) {
+  void visit(const anf::StmtList &list, bool in_loop) {
     for (auto &st : list) visit(*st, in_loop);
   }
 
-  void visit(const ast::Stmt &st, bool in_loop) {
-    using ast::StmtKind;
-    if (st.kind == StmtKind::Decl && st.vars.size() == 1 && st.expr &&
+  void visit(const anf::Stmt &st, bool in_loop) {
+    using anf::StmtKind;
+    if (st.kind == StmtKind::Let && st.vars.size() == 1 && st.expr &&
         st.expr->kind == ast::ExprKind::New && st.expr->children.size() == 1 && !in_loop)
-      candidates_.push_back(st.vars[0].get());
-    if (st.kind == StmtKind::Assign && st.target->kind == ast::ExprKind::Name)
+      candidates_.push_back(st.vars[0]);
+    if ((st.kind == StmtKind::Set || st.kind == StmtKind::Call) && st.target &&
+        st.target->kind == ast::ExprKind::Name)
       escapes_.insert(st.target->var);
     if (st.target) use(*st.target);
     bool loop = st.kind == StmtKind::For || st.kind == StmtKind::Map || st.kind == StmtKind::While;
@@ -93,7 +94,7 @@ class LocalArrays {
 
 }  // namespace
 
-std::vector<const ast::VarDecl *> local_arrays(const ast::TaskDecl &t) {
+std::vector<const ast::VarDecl *> local_arrays(const anf::Task &t) {
   return LocalArrays().find(t);
 }
 

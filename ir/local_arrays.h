@@ -6,11 +6,11 @@
 
 #include <vector>
 
-#include "frontend/ast.h"
+#include "ir/anf.h"
 
 namespace kite::cps {
 
 // The local arrays of task t, in the order they are declared.
-std::vector<const ast::VarDecl *> local_arrays(const ast::TaskDecl &t);
+std::vector<const ast::VarDecl *> local_arrays(const anf::Task &t);
 
 }  // namespace kite::cps

@@ -12,7 +12,11 @@
 
 namespace kite::ntg {
 
-using namespace ast;
+using ast::Expr;
+using ast::ExprKind;
+using anf::Stmt;
+using anf::StmtKind;
+using anf::StmtList;
 
 Dep operator+(const Dep &a, const Dep &b) {
   Dep d = a;
@@ -89,51 +93,20 @@ void atomic_writes(const Expr &e, std::set<int> &determined, std::set<int> &dete
 
 class Builder {
  public:
-  Builder(Program &p, BuildOptions options, std::set<const TaskDecl *> recursive)
+  Builder(Program &p, BuildOptions options, std::set<const ast::TaskDecl *> recursive)
       : p_(p), options_(options), recursive_(std::move(recursive)) {}
 
-  TaskGraph build_task(TaskDecl &t) {
-    in_recursive_ = recursive_.count(&t) > 0;
+  TaskGraph build_task(const anf::Task &t) {
+    in_recursive_ = recursive_.count(t.decl.get()) > 0;
+    task_ = &t;
     TaskGraph tg;
     tg.task = &t;
-    for (VarDecl *v : t.param_vars) number(tg, v);
-    if (t.env) number(tg, t.env);
-    number_list(tg, t.body);
     tg.body = build_graph(t.body);
     return tg;
   }
 
  private:
-  void number(TaskGraph &tg, VarDecl *v) {
-    v->id = int(tg.vars.size());
-    tg.vars.push_back(v);
-  }
-  // Numbers the variables each statement declares, then its nested
-  // statements', in the order ast::Visitor walks them.
-  class Numberer : public ast::Visitor {
-   public:
-    Numberer(Builder &b, TaskGraph &tg) : b_(b), tg_(tg) {}
-    using Visitor::visit;
-    void visit(const Expr &) override {}  // expressions declare nothing
-    void visit(const Stmt &s) override {
-      for (VarDecl *v : declared_vars(s)) b_.number(tg_, v);
-      if (s.kind == StmtKind::For || s.kind == StmtKind::Map) {
-        b_.number(tg_, s.coll_var.get());
-        b_.number(tg_, s.index_var.get());
-        b_.number(tg_, s.elem_var.get());
-      }
-      for (auto &b : s.branches)
-        if (b.binder_var) b_.number(tg_, b.binder_var);
-      Visitor::visit(s);
-    }
-
-   private:
-    Builder &b_;
-    TaskGraph &tg_;
-  };
-  void number_list(TaskGraph &tg, StmtList &list) { Numberer(*this, tg).visit(list); }
-
-  std::unique_ptr<Graph> build_graph(StmtList &list) {
+  std::unique_ptr<Graph> build_graph(const StmtList &list) {
     auto g = std::make_unique<Graph>();
     g->id = p_.num_graphs++;
     for (auto &s : list) {
@@ -177,39 +150,38 @@ class Builder {
     return g;
   }
 
-  std::unique_ptr<Node> build_node(Stmt &s) {
+  std::unique_ptr<Node> build_node(const Stmt &s) {
     auto n = std::make_unique<Node>();
     n->id = p_.num_nodes++;
     n->stmt = &s;
     Dep &d = n->dep;
     switch (s.kind) {
-      case StmtKind::ExprStmt:
-        if (is_task_call(*s.expr)) {  // (2)
-          n->spawns = true;
-          d.arrow = Arrow::Par;
-          for (size_t i = 0; i < s.expr->children.size(); ++i) free_vars(*s.expr->children[i], d.x);
-        } else {
-          free_vars(*s.expr, d.x);  // (6)
+      case StmtKind::Call:  // (2), and (3) for its target
+        n->spawns = true;
+        d.arrow = Arrow::Par;
+        if (s.target) {
+          auto [determined, determining] = flvs(*s.target);
+          d.y = determined;
+          d.x = determined;
+          d.x.insert(determining.begin(), determining.end());
         }
+        for (size_t i = 0; i < s.expr->children.size(); ++i) free_vars(*s.expr->children[i], d.x);
         break;
-      case StmtKind::Assign: {
+      case StmtKind::Do:  // (6)
+        free_vars(*s.expr, d.x);
+        break;
+      case StmtKind::Set: {
         // (3), (4): what the target determines and what determines it.
         auto [determined, determining] = flvs(*s.target);
         d.y = determined;
         d.x = determined;
         d.x.insert(determining.begin(), determining.end());
-        if (is_task_call(*s.expr)) {
-          n->spawns = true;
-          d.arrow = Arrow::Par;
-          for (size_t i = 0; i < s.expr->children.size(); ++i) free_vars(*s.expr->children[i], d.x);
-        } else {
-          free_vars(*s.expr, d.x);
-        }
+        free_vars(*s.expr, d.x);
         break;
       }
-      case StmtKind::Decl:  // (5)
+      case StmtKind::Let:  // (5)
         if (s.expr) free_vars(*s.expr, d.x);
-        for (VarDecl *v : declared_vars(s)) d.y.insert(v->id);
+        for (ast::VarDecl *v : s.vars) d.y.insert(v->id);
         break;
       case StmtKind::Return:  // (6)
         if (s.expr) free_vars(*s.expr, d.x);
@@ -228,7 +200,7 @@ class Builder {
         for (auto &b : s.branches) {
           n->graphs.push_back(build_graph(b.body));
           Dep bd = n->graphs.back()->dep;
-          if (b.binder_var) bd.x.erase(b.binder_var->id);
+          if (b.binder) bd.x.erase(b.binder->id);
           d = d + bd;
         }
         break;
@@ -263,7 +235,7 @@ class Builder {
         // task stays in order (reductions::recursive_tasks).
         if (s.kind == StmtKind::For && options_.optimize && loop_depth_ == 0 && !in_recursive_ &&
             body.arrow == Arrow::Seq) {
-          n->reduction = reductions::find(s);
+          n->reduction = reductions::find(*task_, s);
           if (!n->reduction.empty()) body.arrow = Arrow::Par;
         }
         free_vars(*s.expr, d.x);
@@ -279,7 +251,6 @@ class Builder {
         d = d + n->graphs[0]->dep;
         break;
       }
-      case StmtKind::Block: break;  // ANF flattened blocks
     }
     // A statement's atomics (in its expression, its condition, its
     // collection or its target) determine what they write, as (3) does.
@@ -348,16 +319,18 @@ class Builder {
   Program &p_;
   BuildOptions options_;
   int loop_depth_ = 0;  // loop bodies (for, while, map) around the node being built
-  std::set<const TaskDecl *> recursive_;  // reductions::recursive_tasks
+  std::set<const ast::TaskDecl *> recursive_;  // reductions::recursive_tasks
   bool in_recursive_ = false;              // the task being built is one
+  const anf::Task *task_ = nullptr;        // the task being built
 };
 
 }  // namespace
 
-Program build(ast::Program &program, const BuildOptions &options) {
+Program build(const anf::Program &program, const BuildOptions &options) {
   Program p;
+  p.anf = &program;
   Builder b(p, options, reductions::recursive_tasks(program));
-  for (auto &t : program.tasks) p.tasks.push_back(b.build_task(*t));
+  for (const anf::Task &t : program.tasks) p.tasks.push_back(b.build_task(t));
   return p;
 }
 

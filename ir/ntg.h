@@ -10,7 +10,7 @@
 #include <set>
 #include <vector>
 
-#include "frontend/ast.h"
+#include "ir/anf.h"
 #include "ir/reductions.h"
 
 namespace kite::ntg {
@@ -18,7 +18,7 @@ namespace kite::ntg {
 enum class Arrow { Seq, Par };  // → and ⇝, ordered
 
 struct Dep {
-  std::set<int> x, y;  // variable ids (ast::VarDecl::id) of the task
+  std::set<int> x, y;  // variable ids of the task (anf::Task::vars)
   Arrow arrow = Arrow::Seq;
 };
 Dep operator+(const Dep &a, const Dep &b);  // sum (§3.3.2)
@@ -34,7 +34,7 @@ enum class NodeKind { Stmt, If, Case, Then, For, Map };
 struct Node {
   int id = -1;  // unique in the program
   NodeKind kind = NodeKind::Stmt;
-  ast::Stmt *stmt = nullptr;
+  const anf::Stmt *stmt = nullptr;
   Dep dep;
   bool spawns = false;  // a stmt node whose statement calls a task
   // Optimisations (§3.3.4), shown by --dump-ntg:
@@ -61,12 +61,12 @@ struct Graph {
 };
 
 struct TaskGraph {
-  ast::TaskDecl *task = nullptr;
-  std::vector<ast::VarDecl *> vars;  // by id
+  const anf::Task *task = nullptr;
   std::unique_ptr<Graph> body;
 };
 
 struct Program {
+  const anf::Program *anf = nullptr;  // what the graphs' nodes point into
   std::vector<TaskGraph> tasks;
   int num_nodes = 0, num_graphs = 0;
 };
@@ -75,7 +75,7 @@ struct BuildOptions {
   bool optimize = true;  // graph flattening (§3.3.4) and parallel reductions
 };
 
-Program build(ast::Program &program, const BuildOptions &options = {});
+Program build(const anf::Program &program, const BuildOptions &options = {});
 
 // Readable text: every task's graph, nodes with statement and dependency,
 // and edges. `dump_dot` prints the same as Graphviz.

@@ -8,13 +8,12 @@
 
 namespace kite::ntg {
 
-using namespace ast;
 
 namespace {
 
 std::string var_set(const TaskGraph &tg, const std::set<int> &s) {
   std::vector<std::string> names;
-  for (int v : s) names.push_back(tg.vars[v]->name);
+  for (int v : s) names.push_back(tg.task->vars[size_t(v)]->name);
   std::sort(names.begin(), names.end());
   std::string out = "{";
   for (size_t i = 0; i < names.size(); ++i) out += (i ? ", " : "") + names[i];
@@ -35,7 +34,7 @@ std::vector<std::string> graph_labels(const Node &n) {
     case NodeKind::Case: {
       std::vector<std::string> out;
       for (auto &b : n.stmt->branches)
-        out.push_back(b.field.empty() ? "default" : b.field + " " + b.binder);
+        out.push_back(b.field.empty() ? "default" : b.field + " " + (b.binder ? b.binder->name : ""));
       return out;
     }
     case NodeKind::Stmt: return {};
@@ -47,7 +46,7 @@ void dump_graph(const TaskGraph &tg, const Graph &g, int indent, std::ostream &o
   std::string pad(indent, ' ');
   out << pad << "graph g" << g.id << "  " << dep_text(tg, g.dep) << "\n";
   for (auto &n : g.nodes) {
-    out << pad << "  n" << n->id << ": " << to_kite(*n->stmt) << "  " << dep_text(tg, n->dep)
+    out << pad << "  n" << n->id << ": " << anf::to_kite(*n->stmt) << "  " << dep_text(tg, n->dep)
         << (n->tail_call ? "  [tail call]" : "") << (n->flattened ? "  [flattened]" : "")
         << (n->reduction.empty() ? ""
                                  : fmt::format("  [{} {}]", n->reduction.scan ? "scan" : "reduction",
@@ -91,7 +90,7 @@ std::string dot_escape(const std::string &s) {
 void dot_graph(const TaskGraph &tg, const Graph &g, std::ostream &out, int indent) {
   std::string pad(indent, ' ');
   for (auto &n : g.nodes) {
-    std::string label = dot_escape("n" + std::to_string(n->id) + ": " + to_kite(*n->stmt)) +
+    std::string label = dot_escape("n" + std::to_string(n->id) + ": " + anf::to_kite(*n->stmt)) +
                         "\\n" + dot_escape(dep_text(tg, n->dep));
     if (!n->graphs.empty()) {
       out << pad << "subgraph cluster_n" << n->id << " {\n";
@@ -118,7 +117,7 @@ void dot_graph(const TaskGraph &tg, const Graph &g, std::ostream &out, int inden
 
 void dump(const Program &p, std::ostream &out) {
   for (auto &tg : p.tasks) {
-    const TaskDecl &t = *tg.task;
+    const ast::TaskDecl &t = *tg.task->decl;
     out << "task " << t.name << "(";
     for (size_t i = 0; i < t.param_vars.size(); ++i)
       out << (i ? ", " : "") << t.param_vars[i]->name << ": " << to_string(t.param_vars[i]->type);
@@ -132,8 +131,8 @@ void dump(const Program &p, std::ostream &out) {
 void dump_dot(const Program &p, std::ostream &out) {
   out << "digraph kite {\n  compound=true; node [shape=box, fontname=\"monospace\"];\n";
   for (auto &tg : p.tasks) {
-    out << "  subgraph cluster_task_" << tg.task->name << " {\n    label=\"task "
-        << tg.task->name << "\";\n";
+    out << "  subgraph cluster_task_" << tg.task->decl->name << " {\n    label=\"task "
+        << tg.task->decl->name << "\";\n";
     dot_graph(tg, *tg.body, out, 4);
     out << "  }\n";
   }

@@ -5,10 +5,14 @@
 #include <set>
 
 #include "frontend/check.h"
+#include "ir/anf.h"
 
 namespace kite::reductions {
 
 using namespace ast;
+using anf::Stmt;
+using anf::StmtKind;
+using anf::StmtList;
 
 const char *spelling(Fold f) {
   switch (f) {
@@ -33,11 +37,13 @@ namespace {
 
 class Finder {
  public:
+  explicit Finder(const anf::Task &task) : task_(task) {}
+
   Reduction run(const Stmt &loop) {
     loop_ = &loop;
-    declared_.insert(loop.index_var.get());
-    declared_.insert(loop.elem_var.get());
-    declared_.insert(loop.coll_var.get());
+    declared_.insert(loop.index_var);
+    declared_.insert(loop.elem_var);
+    declared_.insert(loop.coll_var);
     std::set<const VarDecl *> collection;  // evaluated once, before the iterations
     if (!pure(*loop.expr, collection)) return {};
     body(loop.body);
@@ -61,7 +67,7 @@ class Finder {
     reads.insert(elem_reads_.begin(), elem_reads_.end());
     if (reads.count(coll.var)) return {};
     for (const VarDecl *v : reads) {
-      if (declared_.count(v) || fold_.count(v) || v->alias_of) continue;
+      if (declared_.count(v) || fold_.count(v) || task_.element_of(v)) continue;
       const Type *t = v->type->forced();
       if (t->kind == TypeKind::Array) {
         if (!scalar(t->elem)) return {};
@@ -81,15 +87,14 @@ class Finder {
 
   void stmt(const Stmt &s) {
     if (!ok_) return;
-    for (auto &v : s.vars) declared_.insert(v.get());
-    for (const VarDecl *v : s.temps) declared_.insert(v);
+    for (const VarDecl *v : s.vars) declared_.insert(v);
     switch (s.kind) {
-      case StmtKind::ExprStmt:
-      case StmtKind::Decl:
+      case StmtKind::Do:
+      case StmtKind::Let:
         if (s.expr && !pure(*s.expr, read_)) ok_ = false;
         return;
-      case StmtKind::Assign: assign(s); return;
-      case StmtKind::Block: body(s.body); return;
+      case StmtKind::Set: assign(s); return;
+      case StmtKind::Call: ok_ = false; return;  // a reduction calls no task
       case StmtKind::If:
         if (!pure(*s.expr, read_)) ok_ = false;
         body(s.body);
@@ -98,14 +103,14 @@ class Finder {
       case StmtKind::Case:
         if (!pure(*s.expr, read_)) ok_ = false;
         for (auto &b : s.branches) {
-          if (b.binder_var) declared_.insert(b.binder_var);
+          if (b.binder) declared_.insert(b.binder);
           body(b.body);
         }
         return;
       case StmtKind::For:
-        declared_.insert(s.index_var.get());
-        declared_.insert(s.elem_var.get());
-        declared_.insert(s.coll_var.get());
+        declared_.insert(s.index_var);
+        declared_.insert(s.elem_var);
+        declared_.insert(s.coll_var);
         if (!pure(*s.expr, read_)) ok_ = false;
         ++depth_;
         body(s.body);
@@ -133,7 +138,7 @@ class Finder {
 
   void assign(const Stmt &s) {
     const Expr &target = *s.target;
-    if (target.kind == ExprKind::Name && target.var && target.var->alias_of == loop_ &&
+    if (target.kind == ExprKind::Name && target.var && task_.element_of(target.var) == loop_ &&
         loop_->coll_var->type->kind == TypeKind::Array) {
       // The loop's own element: a scan, which may read the accumulators
       // here. Once written, the element is not read again: not after this
@@ -143,7 +148,7 @@ class Finder {
       elem_written_ = true;
       return;
     }
-    if (target.kind != ExprKind::Name || !target.var || target.var->alias_of) {
+    if (target.kind != ExprKind::Name || !target.var || task_.element_of(target.var)) {
       ok_ = false;  // an array element, a field or the loop's element: a write to memory
       return;
     }
@@ -235,7 +240,7 @@ class Finder {
       }
       case ExprKind::Name:
         if (e.var) reads.insert(e.var);
-        if (e.var && e.var == loop_->elem_var.get() && elem_written_) return false;
+        if (e.var && e.var == loop_->elem_var && elem_written_) return false;
         break;
       case ExprKind::IntLit:
       case ExprKind::FloatLit:
@@ -255,6 +260,7 @@ class Finder {
     return true;
   }
 
+  const anf::Task &task_;
   const Stmt *loop_ = nullptr;
   bool ok_ = true;
   bool scan_ = false;
@@ -269,26 +275,27 @@ class Finder {
 
 }  // namespace
 
-Reduction find(const Stmt &loop) {
+Reduction find(const anf::Task &task, const Stmt &loop) {
   if (loop.kind != StmtKind::For) return {};
-  return Finder().run(loop);
+  return Finder(task).run(loop);
 }
 
 namespace {
 
 void callees(const StmtList &list, std::set<const TaskDecl *> &out) {
-  ast::for_each_expr(list, [&](const Expr &e) {
+  anf::for_each_expr(list, [&](const Expr &e) {
     if (e.kind == ExprKind::Call && e.children[0]->task) out.insert(e.children[0]->task);
   });
 }
 
 }  // namespace
 
-std::set<const TaskDecl *> recursive_tasks(const Program &program) {
+std::set<const TaskDecl *> recursive_tasks(const anf::Program &program) {
   std::map<const TaskDecl *, std::set<const TaskDecl *>> calls;
-  for (auto &t : program.tasks) callees(t->body, calls[t.get()]);
+  for (const anf::Task &task : program.tasks) callees(task.body, calls[task.decl.get()]);
   std::set<const TaskDecl *> out;
-  for (auto &t : program.tasks) {
+  for (const anf::Task &task : program.tasks) {
+    const std::unique_ptr<TaskDecl> &t = task.decl;
     // Whether t reaches itself.
     std::set<const TaskDecl *> seen;
     std::vector<const TaskDecl *> work(calls[t.get()].begin(), calls[t.get()].end());

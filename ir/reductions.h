@@ -26,6 +26,12 @@
 
 #include "frontend/ast.h"
 
+namespace kite::anf {
+struct Stmt;
+struct Task;
+struct Program;
+}  // namespace kite::anf
+
 namespace kite::reductions {
 
 // How a chunk's partial result joins the accumulator: s - e counts as
@@ -55,12 +61,12 @@ struct Reduction {
 std::string describe(const Reduction &r);
 
 // What `for` loop `loop` is; empty if it is neither a reduction nor a scan.
-Reduction find(const ast::Stmt &loop);
+Reduction find(const anf::Task &task, const anf::Stmt &loop);
 
 // The tasks that may call themselves, directly or through other named
 // tasks. They run many times on small pieces of work: kitec keeps their
 // loops in order, where a parallel loop would cost each call a block of
 // its own to wait in.
-std::set<const ast::TaskDecl *> recursive_tasks(const ast::Program &program);
+std::set<const ast::TaskDecl *> recursive_tasks(const anf::Program &program);
 
 }  // namespace kite::reductions

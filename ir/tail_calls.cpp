@@ -6,7 +6,8 @@
 
 namespace kite::tail_calls {
 
-using namespace ast;
+using anf::StmtKind;
+using ast::ExprKind;
 using ntg::Graph;
 using ntg::Node;
 using ntg::NodeKind;
@@ -48,7 +49,7 @@ void mark_graph(Graph &g) {
     std::vector<int> preds = g.preds(last);
     if (preds.size() != 1) return;
     Node &s = *g.nodes[preds[0]];
-    if (!s.spawns || s.stmt->kind != StmtKind::Assign || s.stmt->target->var != r.stmt->expr->var)
+    if (!s.spawns || !s.stmt->target || s.stmt->target->var != r.stmt->expr->var)
       return;
     if (all_done_before(g, preds[0], last)) s.tail_call = true;
     return;

@@ -1,16 +1,15 @@
-// Variables: the variables a piece of the AST uses, assigns or declares.
+// Variables: the variables a piece of ANF uses, assigns or declares.
 #include "ir/vars.h"
 
-#include "ir/ntg.h"
 
 namespace kite::vars {
 namespace {
 
 using ast::Expr;
 using ast::ExprKind;
-using ast::Stmt;
+using anf::Stmt;
 
-class Collector : public ast::Visitor {
+class Collector : public anf::Visitor {
  public:
   Collector(Use use, VarSet &out) : use_(use), out_(out) {}
   using Visitor::visit;
@@ -22,11 +21,9 @@ class Collector : public ast::Visitor {
   void visit(const Stmt &st) override {
     if (use_ == Use::Written && st.target && st.target->kind == ExprKind::Name && st.target->var)
       out_.insert(st.target->var);
-    for (const ast::VarDecl *v : ast::declared_vars(st)) out_.insert(v);
-    if (st.index_var) out_.insert(st.index_var.get());
-    if (st.coll_var) out_.insert(st.coll_var.get());
-    for (auto &b : st.branches)
-      if (b.binder_var) out_.insert(b.binder_var);
+    // What the statement binds; a loop's element is the collection's.
+    for (const ast::VarDecl *v : anf::bound_vars(st))
+      if (v != st.elem_var) out_.insert(v);
     Visitor::visit(st);
   }
 
@@ -37,7 +34,7 @@ class Collector : public ast::Visitor {
 
 }  // namespace
 
-void collect(const ast::StmtList &list, Use use, VarSet &out) { Collector(use, out).visit(list); }
+void collect(const anf::StmtList &list, Use use, VarSet &out) { Collector(use, out).visit(list); }
 
 void collect(const Expr &e, VarSet &out) { Collector(Use::Any, out).visit(e); }
 

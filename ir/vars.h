@@ -1,5 +1,5 @@
-// Variables: the variables a piece of the AST uses, assigns or declares,
-// in id order.
+// Variables: the variables a piece of ANF uses, assigns or declares, in
+// id order.
 //
 // The backend holds the variables of a loop that calls no task in C
 // variables (used), stores back the ones it assigns (written), and keeps
@@ -9,12 +9,12 @@
 
 #include <set>
 
-#include "frontend/ast.h"
+#include "ir/anf.h"
 
 namespace kite::vars {
 
 // Variables in id order, so that generated code does not depend on where
-// they happen to be allocated (ir/ntg numbers them: use these after it).
+// they happen to be allocated (ir/anf numbers them).
 struct ById {
   bool operator()(const ast::VarDecl *a, const ast::VarDecl *b) const { return a->id < b->id; }
 };
@@ -28,7 +28,7 @@ enum class Use {
 
 // Adds to `out` the variables that the statements of `list`, and the
 // statements nested in them, use as `use` says.
-void collect(const ast::StmtList &list, Use use, VarSet &out);
+void collect(const anf::StmtList &list, Use use, VarSet &out);
 // Adds to `out` every variable `e` names.
 void collect(const ast::Expr &e, VarSet &out);
 

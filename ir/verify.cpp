@@ -6,6 +6,7 @@
 #include <set>
 
 #include "frontend/diagnostics.h"
+#include "ir/anf.h"
 
 namespace kite {
 
@@ -43,38 +44,48 @@ class CheckedVerifier : public ast::Visitor {
   const ast::TaskDecl &task_;
 };
 
-class AnfVerifier : public ast::Visitor {
+class AnfVerifier : public anf::Visitor {
  public:
-  explicit AnfVerifier(const ast::TaskDecl &t) : task_(t) {}
-  using Visitor::visit;
-  void visit(const ast::Stmt &s) override {
-    using ast::StmtKind;
+  explicit AnfVerifier(const anf::Task &t) : task_(t) {}
+  using anf::Visitor::visit;
+  void visit(const anf::Stmt &s) override {
+    using anf::StmtKind;
     if (!problem.empty()) return;
-    if (s.kind == StmtKind::Block) problem = "ANF: a block is left at " + where(task_, s.loc);
-    const ast::Expr *call = nullptr;  // the statement's own call, if it is one
-    if (s.expr && ast::is_task_call(*s.expr)) {
-      bool plain_target = s.kind == StmtKind::Assign && s.target->kind == ast::ExprKind::Name &&
-                          s.target->var && !s.target->var->alias_of;
-      if (s.kind == StmtKind::ExprStmt || plain_target) call = s.expr.get();
-    }
-    if (call) {
-      for (size_t i = 1; i < call->children.size(); ++i) no_call(*call->children[i]);
+    for (const ast::VarDecl *v : anf::bound_vars(s)) known(v, s.loc);
+    if (s.kind == StmtKind::Call) {
+      if (!ast::is_task_call(*s.expr))
+        problem = "ANF: a call statement that calls no task at " + where(s.loc);
+      for (size_t i = 0; i < s.expr->children.size(); ++i) no_call(*s.expr->children[i]);
+      if (s.target && (s.target->kind != ast::ExprKind::Name || !s.target->var ||
+                       task_.element_of(s.target->var)))
+        problem = "ANF: a call's result goes to something other than a variable at " + where(s.loc);
     } else if (s.expr) {
       no_call(*s.expr);
     }
+    if (s.kind == StmtKind::Let && s.vars.empty())
+      problem = "ANF: a declaration of nothing at " + where(s.loc);
     if (s.target) no_call(*s.target);
-    visit(s.body);
-    visit(s.else_body);
-    for (auto &b : s.branches) visit(b.body);
+    anf::Visitor::visit(s);
+  }
+  void visit(const ast::Expr &e) override {
+    if (e.kind == ast::ExprKind::Name && e.var) known(e.var, e.loc);
+    anf::Visitor::visit(e);
   }
   std::string problem;
 
  private:
+  std::string where(SourceLoc loc) const { return kite::where(*task_.decl, loc); }
   void no_call(const ast::Expr &e) {
     if (problem.empty() && ast::contains_task_call(e))
-      problem = "ANF: a task call inside an expression at " + where(task_, e.loc);
+      problem = "ANF: a task call inside an expression at " + where(e.loc);
   }
-  const ast::TaskDecl &task_;
+  // Every variable is in the task's table, under its id.
+  void known(const ast::VarDecl *v, SourceLoc loc) {
+    if (problem.empty() &&
+        (v->id < 0 || size_t(v->id) >= task_.vars.size() || task_.vars[size_t(v->id)] != v))
+      problem = "ANF: the variable '" + v->name + "' is not in its task's table at " + where(loc);
+  }
+  const anf::Task &task_;
 };
 
 }  // namespace
@@ -94,13 +105,20 @@ std::string checked_problem(const ast::Program &program) {
   return first_problem<CheckedVerifier>(program);
 }
 
-std::string anf_problem(const ast::Program &program) { return first_problem<AnfVerifier>(program); }
+std::string anf_problem(const anf::Program &program) {
+  for (const anf::Task &t : program.tasks) {
+    AnfVerifier v(t);
+    v.visit(t.body);
+    if (!v.problem.empty()) return v.problem;
+  }
+  return "";
+}
 
 void verify_checked(const ast::Program &program) {
   if (std::string p = checked_problem(program); !p.empty()) internal_error(p);
 }
 
-void verify_anf(const ast::Program &program) {
+void verify(const anf::Program &program) {
   if (std::string p = anf_problem(program); !p.empty()) internal_error(p);
 }
 

@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "ir/anf.h"
 #include "ir/cps.h"
 #include "ir/ntg.h"
 
@@ -13,15 +14,15 @@ namespace kite {
 // expression has a type and every name says what it names (a variable, a
 // constant, a task or a built-in).
 void verify_checked(const ast::Program &program);
-// ANF (ir/anf.h): a task call stands only in a statement of its own, `f(a);`
-// or `x <- f(a);` with x a plain variable (no element, no field), and its
-// arguments contain no task call; no other expression contains one, and no
-// `{ }` block is left.
-void verify_anf(const ast::Program &program);
+// ANF (ir/anf.h): a task call stands only in a Call statement, `f(a);` or
+// `x <- f(a);` with x a plain variable (no element, no field), and its
+// callee and arguments contain no task call; no other expression contains
+// one; every variable is in its task's table, under its id.
+void verify(const anf::Program &program);
 // What verify_checked and verify_anf would stop at: the first broken
 // invariant, worded, or "" (for tests).
 std::string checked_problem(const ast::Program &program);
-std::string anf_problem(const ast::Program &program);
+std::string anf_problem(const anf::Program &program);
 // Nodes in topological order (every edge goes forward), ids unique.
 void verify(const ntg::Program &graphs);
 // Every continuation is signalled by exactly as many sources as its counter

@@ -31,7 +31,7 @@ struct Compiled {
   }
   const ntg::Graph &body(const std::string &task) {
     for (auto &t : graphs.tasks)
-      if (t.task->name == task) return *t.body;
+      if (t.task->decl->name == task) return *t.body;
     FAIL("no task " << task);
     throw 0;
   }
@@ -56,7 +56,7 @@ TEST_CASE("ANF gives every task call a statement of its own") {
   REQUIRE(e.nodes.size() == 5);
   CHECK(e.nodes[1]->spawns);
   CHECK(e.nodes[3]->spawns);
-  CHECK(ast::to_kite(*e.nodes[4]->stmt) == "return _t1 + _t2");
+  CHECK(anf::to_kite(*e.nodes[4]->stmt) == "return _t1 + _t2");
 }
 
 TEST_CASE("the two recursive calls of fib are independent; the sum waits for both") {
@@ -103,7 +103,7 @@ TEST_CASE("CPS: fib's sum is one continuation waiting for two results") {
   cps::Program p = cps::lower(c.graphs);
   int joins = 0;
   for (const cps::Block &b : p.blocks) {
-    if (b.is_entry || p.tasks[b.task].decl->name != "fib") continue;
+    if (b.is_entry || p.tasks[b.task].source->decl->name != "fib") continue;
     ++joins;
     CHECK(b.counter_init == 2);
     CHECK(b.code >= 0);
@@ -147,9 +147,8 @@ task main(n: int): int {
 }
 }  // namespace
 
-TEST_CASE("the verifiers catch an AST that skipped a pass") {
-  // The passes by hand, to look between them: a parsed AST has no types,
-  // a checked one still nests calls in expressions.
+TEST_CASE("the verifiers catch an AST that skipped a pass, and broken ANF") {
+  // The passes by hand, to look between them: a parsed AST has no types.
   SourceFile file("t.kite", kFib);
   std::ostringstream errors;
   Diagnostics diags(file, errors);
@@ -160,13 +159,26 @@ TEST_CASE("the verifiers catch an AST that skipped a pass") {
   check(*program, types, diags);
   REQUIRE(diags.error_count() == 0);
   CHECK(checked_problem(*program) == "");
-  CHECK(anf_problem(*program) == "ANF: a task call inside an expression at task fib, line 3:53");
   move_returns(*program, types);
   CHECK(checked_problem(*program) == "");
-  to_anf(*program, types);
-  CHECK(anf_problem(*program) == "");
+  anf::Program anf = anf::to_anf(std::move(*program), types);
+  CHECK(anf_problem(anf) == "");
+  // fib's else branch: let _t1; call _t1 <- fib(n - 1); ...
+  anf::Stmt &branch = *anf.tasks[0].body[0];
+  REQUIRE(branch.kind == anf::StmtKind::If);
+  anf::Stmt &call = *branch.else_body[1];
+  REQUIRE(call.kind == anf::StmtKind::Call);
+  // A call that is not a statement of its own.
+  call.kind = anf::StmtKind::Set;
+  CHECK(anf_problem(anf) == "ANF: a task call inside an expression at task fib, line 3:42");
+  call.kind = anf::StmtKind::Call;
+  // A variable outside its task's table.
+  int id = call.target->var->id;
+  call.target->var->id = 99;
+  CHECK(anf_problem(anf) == "ANF: the variable '_t1' is not in its task's table at task fib, line 3:42");
+  call.target->var->id = id;
+  CHECK(anf_problem(anf) == "");
   // kitec's pipeline leaves nothing for them to find.
   Compiled c(kFib);
-  CHECK(checked_problem(*c.program) == "");
-  CHECK(anf_problem(*c.program) == "");
+  CHECK(anf_problem(c.c.anf) == "");
 }
