@@ -17,6 +17,7 @@
 #include "frontend/prelude.h"
 #include "ir/anf.h"
 #include "ir/closures.h"
+#include "ir/lift.h"
 #include "ir/lint.h"
 #include "ir/cps.h"
 #include "ir/ntg.h"
@@ -52,6 +53,8 @@ int compile(const SourceFile &file, const CompileOptions &o, std::ostream &diagn
 
     // AST -> typed AST: names resolved, calls typed future<r> (frontend/check.h).
     check(*program, types, diags);
+    // Anonymous tasks and `task e` become tasks of the program (ir/lift.h).
+    lift_anonymous_tasks(*program, types);
     // Warnings (frontend/lint.h, ir/lint.h), printed in source order.
     diags.hold_warnings();
     lint(*program, diags);

@@ -45,10 +45,6 @@ class Checker {
     for (auto &t : program_.tasks) declare_signature(*t);
     for (auto &t : program_.tasks) check_task(*t);
     settle_int_literals();
-    for (auto &t : lifted_) {
-      t->id = int(program_.tasks.size());
-      program_.tasks.push_back(std::move(t));
-    }
     check_main();
   }
 
@@ -738,8 +734,8 @@ class Checker {
   }
 
   // An anonymous task is checked where it stands, as a task of its own whose
-  // enclosing variables are visible (and become its captures), then lifted
-  // to the program's tasks.
+  // enclosing variables are visible (and become its captures); ir/lift
+  // lifts it to the program's tasks.
   Type *check_anon(Expr &e) {
     TaskDecl &t = *e.anon;
     t.is_anonymous = true;
@@ -757,12 +753,11 @@ class Checker {
     map_locals_ = std::move(saved_maps);
     task_ = outer;
     e.task = &t;
-    lifted_.push_back(std::move(e.anon));
     return t.type;
   }
 
-  // `task e` evaluates e as a task of its own: an anonymous task without
-  // parameters returning e, called at once.
+  // `task e` evaluates e as a task of its own: ir/lift makes it an
+  // anonymous task without parameters returning e, called at once.
   Type *check_future(Expr &e) {
     Type *t = value_of(*e.children[0], nullptr);
     if (!t) return nullptr;
@@ -770,34 +765,7 @@ class Checker {
       diags_.error(e.loc, "'task e' needs an expression with a value");
       return nullptr;
     }
-    auto anon = std::make_unique<TaskDecl>();
-    anon->loc = e.loc;
-    anon->is_anonymous = true;
-    anon->name = fmt::format("future_{}_{}", e.loc.line, e.loc.col);
-    anon->result_type = t;
-    anon->type = types_.task({}, t);
-    // e was checked here: every variable it names is one of this task's,
-    // so all of them are the new task's captures.
-    collect_vars(*e.children[0], anon->captures);
-    auto ret = ast::make_stmt(StmtKind::Return, e.loc);
-    ret->expr = std::move(e.children[0]);
-    anon->body.push_back(std::move(ret));
-    auto fn = ast::make_expr(ExprKind::AnonTask, e.loc);
-    fn->task = anon.get();
-    fn->type = anon->type;
-    lifted_.push_back(std::move(anon));
-    e.kind = ExprKind::Call;
-    e.children.clear();
-    e.children.push_back(std::move(fn));
     return types_.future(t);
-  }
-
-  static void collect_vars(const Expr &e, std::vector<VarDecl *> &out) {
-    for_each_expr(e, [&](const Expr &x) {
-      if (x.kind == ExprKind::Name && x.var &&
-          std::find(out.begin(), out.end(), x.var) == out.end())
-        out.push_back(x.var);
-    });
   }
 
   Type *check_field(Expr &e) {
@@ -1304,7 +1272,6 @@ class Checker {
     size_t scope_base;
   };
   std::vector<Frame> frames_;
-  std::vector<std::unique_ptr<TaskDecl>> lifted_;  // anonymous tasks, in order
   std::map<std::string, std::vector<std::pair<std::string, Type *>>> fields_;
 };
 

@@ -12,6 +12,7 @@
 #include "ir/returns.h"
 #include "ir/cps.h"
 #include "ir/ntg.h"
+#include "ir/lift.h"
 #include "ir/verify.h"
 
 namespace {
@@ -158,6 +159,7 @@ TEST_CASE("the verifiers catch an AST that skipped a pass, and broken ANF") {
   CHECK(checked_problem(*program).find("without a type") != std::string::npos);
   check(*program, types, diags);
   REQUIRE(diags.error_count() == 0);
+  lift_anonymous_tasks(*program, types);
   CHECK(checked_problem(*program) == "");
   move_returns(*program, types);
   CHECK(checked_problem(*program) == "");

@@ -1,0 +1,90 @@
+// Lifting: anonymous tasks and `task e` become tasks of the program (lift.h).
+#include "ir/lift.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace kite {
+
+using namespace ast;
+
+namespace {
+
+class Lifter {
+ public:
+  Lifter(TypeContext &types) : types_(types) {}
+
+  // Lifts what `list` holds, innermost first.
+  void lift(StmtList &list) { rewrite_exprs(list, [&](ExprPtr &e) { lift(*e); }); }
+  void lift_all(ExprPtr &e) {
+    struct One : Mutator {
+      explicit One(Lifter &l) : lifter(l) {}
+      using Mutator::visit;
+      void visit(ExprPtr &e) override {
+        if (!e) return;
+        Mutator::visit(e);
+        lifter.lift(*e);
+      }
+      Lifter &lifter;
+    };
+    One(*this).visit(e);
+  }
+
+  std::vector<std::unique_ptr<TaskDecl>> lifted;
+
+ private:
+  void lift(Expr &e) {
+    if (e.kind == ExprKind::AnonTask && e.anon) {
+      lift(e.anon->body);  // the tasks inside it first
+      lifted.push_back(std::move(e.anon));
+    } else if (e.kind == ExprKind::Future && e.type) {
+      future(e);
+    }
+  }
+
+  // `task e`: a call of `task (): t { return e; }`.
+  void future(Expr &e) {
+    Type *t = e.type->forced();
+    auto anon = std::make_unique<TaskDecl>();
+    anon->loc = e.loc;
+    anon->is_anonymous = true;
+    anon->name = fmt::format("future_{}_{}", e.loc.line, e.loc.col);
+    anon->result_type = t;
+    anon->type = types_.task({}, t);
+    // e was checked in the task that holds it: every variable it names is
+    // one of that task's, so all of them are the new task's captures.
+    for_each_expr(*e.children[0], [&](const Expr &x) {
+      auto &caps = anon->captures;
+      if (x.kind == ExprKind::Name && x.var && std::find(caps.begin(), caps.end(), x.var) == caps.end())
+        caps.push_back(x.var);
+    });
+    auto ret = make_stmt(StmtKind::Return, e.loc);
+    ret->expr = std::move(e.children[0]);
+    anon->body.push_back(std::move(ret));
+    auto fn = make_expr(ExprKind::AnonTask, e.loc);
+    fn->task = anon.get();
+    fn->type = anon->type;
+    lifted.push_back(std::move(anon));
+    e.kind = ExprKind::Call;
+    e.children.clear();
+    e.children.push_back(std::move(fn));
+  }
+
+  TypeContext &types_;
+};
+
+}  // namespace
+
+void lift_anonymous_tasks(Program &program, TypeContext &types) {
+  Lifter l(types);
+  for (auto &v : program.values)
+    if (v->init) l.lift_all(v->init);
+  for (auto &t : program.tasks) l.lift(t->body);
+  for (auto &t : l.lifted) {
+    t->id = int(program.tasks.size());
+    program.tasks.push_back(std::move(t));
+  }
+}
+
+}  // namespace kite
