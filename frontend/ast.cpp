@@ -295,7 +295,7 @@ class Printer {
         out_ << ")";
         return;
       case ExprKind::AnonTask:
-        if (!e.anon) {  // lifted to the program's tasks by the checker
+        if (!e.anon) {  // lifted to the program's tasks (ir/lift)
           out_ << "(task " << (e.task ? e.task->name : "?") << ")";
           return;
         }

@@ -206,7 +206,7 @@ struct TaskDecl {
   Type *type = nullptr;               // task<params..., result>
   std::vector<std::unique_ptr<VarDecl>> locals;  // params and every declared variable
   int id = -1;                        // index in Program::tasks
-  // An anonymous task (lifted to the program's tasks by the checker): the
+  // An anonymous task (lifted to the program's tasks by ir/lift): the
   // variables of enclosing tasks it uses, copied into its closure when it is
   // created, and the hidden parameter through which it reads them.
   bool is_anonymous = false;
@@ -285,9 +285,9 @@ ExprPtr name_of(VarDecl *v, SourceLoc loc);
 StmtPtr decl_of(VarDecl *v, ExprPtr init, SourceLoc loc);
 StmtPtr assign_of(VarDecl *v, ExprPtr rhs, SourceLoc loc);
 
-// A copy of a checked expression (an anonymous task in it is shared: the
-// checker has lifted it to the program's tasks, and evaluating the copy makes
-// another closure of the same task).
+// A copy of a checked expression whose anonymous tasks are lifted (ir/lift):
+// an anonymous task in it is shared, and evaluating the copy makes another
+// closure of the same task.
 ExprPtr clone(const Expr &e);
 
 // The one way to walk the AST: a visitor whose defaults visit every child,

@@ -30,7 +30,7 @@ void own_vars(const StmtList &list, std::set<const VarDecl *> &out) {
 }  // namespace
 
 void convert_closures(Program &program, TypeContext &types) {
-  // 1. Captures, innermost tasks first (the checker lifted them in that order).
+  // 1. Captures, innermost tasks first (ir/lift lifted them in that order).
   for (auto &t : program.tasks) {
     if (!t->is_anonymous) continue;
     std::set<const VarDecl *> own(t->param_vars.begin(), t->param_vars.end());

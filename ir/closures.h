@@ -1,5 +1,5 @@
 // Closure conversion (§4.2's defunctionalisation, first half): every
-// anonymous task, already lifted to the program's tasks by the checker,
+// anonymous task, already lifted to the program's tasks (ir/lift.h),
 // gets its captures (the variables of enclosing tasks it uses, directly or
 // through anonymous tasks inside it) and a hidden parameter, its closure;
 // inside it a captured variable reads the closure, and where it is created
