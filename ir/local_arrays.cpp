@@ -10,10 +10,10 @@ namespace kite::cps {
 namespace {
 
 // Finds the arrays of a task that never leave it (Task::local_arrays).
-class LocalArrays {
+class LocalArrays : public anf::Visitor {
  public:
   std::vector<const ast::VarDecl *> find(const anf::Task &t) {
-    visit(t.body, false);
+    visit(t.body);
     std::vector<const ast::VarDecl *> out;
     for (const ast::VarDecl *v : candidates_)
       if (!escapes_.count(v)) out.push_back(v);
@@ -21,14 +21,12 @@ class LocalArrays {
   }
 
  private:
-  void visit(const anf::StmtList &list, bool in_loop) {
-    for (auto &st : list) visit(*st, in_loop);
-  }
-
-  void visit(const anf::Stmt &st, bool in_loop) {
+  using anf::Visitor::visit;
+  void visit(const ast::Expr &) override {}  // use() looks at expressions
+  void visit(const anf::Stmt &st) override {
     using anf::StmtKind;
     if (st.kind == StmtKind::Let && st.vars.size() == 1 && st.expr &&
-        st.expr->kind == ast::ExprKind::New && st.expr->children.size() == 1 && !in_loop)
+        st.expr->kind == ast::ExprKind::New && st.expr->children.size() == 1 && loops_ == 0)
       candidates_.push_back(st.vars[0]);
     if ((st.kind == StmtKind::Set || st.kind == StmtKind::Call) && st.target &&
         st.target->kind == ast::ExprKind::Name)
@@ -42,9 +40,9 @@ class LocalArrays {
         use(*st.expr);
       }
     }
-    visit(st.body, in_loop || loop);
-    visit(st.else_body, in_loop || loop);
-    for (auto &b : st.branches) visit(b.body, in_loop);
+    loops_ += loop;
+    anf::Visitor::visit(st);
+    loops_ -= loop;
   }
 
   // Any use of a name other than those below lets the array escape.
@@ -69,25 +67,9 @@ class LocalArrays {
       if (c) use(*c);
     for (auto &f : e.fields)
       if (f.value) use(*f.value);
-    if (e.anon) escape_all(e.anon->body);
   }
 
-  // Inside an anonymous task every mention escapes.
-  class Mentions : public ast::Visitor {
-   public:
-    explicit Mentions(std::set<const ast::VarDecl *> &out) : out_(out) {}
-    using ast::Visitor::visit;
-    void visit(const ast::Expr &e) override {
-      if (e.var) out_.insert(e.var);
-      ast::Visitor::visit(e);
-      if (e.anon) visit(e.anon->body);
-    }
-
-   private:
-    std::set<const ast::VarDecl *> &out_;
-  };
-  void escape_all(const ast::StmtList &list) { Mentions(escapes_).visit(list); }
-
+  int loops_ = 0;  // loops around the statement being visited
   std::vector<const ast::VarDecl *> candidates_;
   std::set<const ast::VarDecl *> escapes_;
 };

@@ -35,7 +35,7 @@ std::string describe(const Reduction &r) {
 
 namespace {
 
-class Finder {
+class Finder : public anf::Visitor {
  public:
   explicit Finder(const anf::Task &task) : task_(task) {}
 
@@ -46,7 +46,7 @@ class Finder {
     declared_.insert(loop.coll_var);
     std::set<const VarDecl *> collection;  // evaluated once, before the iterations
     if (!pure(*loop.expr, collection)) return {};
-    body(loop.body);
+    visit(loop.body);
     if (!ok_ || order_.empty()) return {};
     Reduction r;
     for (const VarDecl *v : order_) {
@@ -81,54 +81,37 @@ class Finder {
   }
 
  private:
-  void body(const StmtList &list) {
-    for (auto &s : list) stmt(*s);
-  }
-
-  void stmt(const Stmt &s) {
+  using anf::Visitor::visit;
+  void visit(const Expr &) override {}  // pure() and assign() look at expressions
+  void visit(const Stmt &s) override {
     if (!ok_) return;
-    for (const VarDecl *v : s.vars) declared_.insert(v);
+    for (const VarDecl *v : anf::bound_vars(s)) declared_.insert(v);
     switch (s.kind) {
       case StmtKind::Do:
       case StmtKind::Let:
         if (s.expr && !pure(*s.expr, read_)) ok_ = false;
         return;
       case StmtKind::Set: assign(s); return;
-      case StmtKind::Call: ok_ = false; return;  // a reduction calls no task
       case StmtKind::If:
-        if (!pure(*s.expr, read_)) ok_ = false;
-        body(s.body);
-        body(s.else_body);
-        return;
       case StmtKind::Case:
         if (!pure(*s.expr, read_)) ok_ = false;
-        for (auto &b : s.branches) {
-          if (b.binder) declared_.insert(b.binder);
-          body(b.body);
-        }
+        anf::Visitor::visit(s);
         return;
       case StmtKind::For:
-        declared_.insert(s.index_var);
-        declared_.insert(s.elem_var);
-        declared_.insert(s.coll_var);
-        if (!pure(*s.expr, read_)) ok_ = false;
-        ++depth_;
-        body(s.body);
-        --depth_;
-        return;
       case StmtKind::While:
         if (!pure(*s.expr, read_)) ok_ = false;
         ++depth_;
-        body(s.body);
+        anf::Visitor::visit(s);
         --depth_;
         return;
-      // A return leaves the loop; a map or a `then` makes parallel work of
-      // its own; neither belongs in a reduction's body.
+      // A call is parallel work, a return leaves the loop, and a map or a
+      // `then` makes parallel work of its own: none belongs in a
+      // reduction's body.
+      case StmtKind::Call:
       case StmtKind::Return:
       case StmtKind::Then:
       case StmtKind::Map: ok_ = false; return;
     }
-    ok_ = false;
   }
 
   static bool scalar(const Type *t) {
