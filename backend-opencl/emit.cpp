@@ -1748,8 +1748,7 @@ class Emitter {
   }
 
   void emit_start(std::ostream &s) {
-    const TaskDecl *main = nullptr;
-    main = source_.main()->decl.get();
+    const TaskDecl *main = source_.tasks[size_t(source_.main)].decl.get();
     const cps::Task &ct = p_.tasks[main->id];
     task_ = main->id;
     s << "void kite_start_main(kite_ctx *c) {\n";

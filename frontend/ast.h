@@ -234,6 +234,7 @@ struct Program {
   std::vector<std::unique_ptr<TaskDecl>> tasks;
   std::vector<std::unique_ptr<StructDecl>> structs;
   std::vector<std::unique_ptr<ValueDecl>> values;
+  TaskDecl *main = nullptr;  // set by the checker: where the program starts
 };
 
 inline ExprPtr make_expr(ExprKind kind, SourceLoc loc) {

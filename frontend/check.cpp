@@ -209,6 +209,7 @@ class Checker {
       return;
     }
     TaskDecl &m = *it->second;
+    program_.main = &m;
     if (m.params.size() > 24) diags_.error(m.loc, "main takes at most 24 parameters");
     auto passable = [](Type *t) {
       return t->is_scalar() || (t->kind == TypeKind::Array && t->elem->is_scalar());

@@ -76,7 +76,7 @@ class Compiler {
     }
     for (auto &t : program_.tasks) compile_task(*t);
     for (auto &t : program_.tasks)
-      if (t->name == "main" && !t->is_anonymous) out_->main = out_->tasks[t->id].get();
+      if (t.get() == program_.main) out_->main = out_->tasks[t->id].get();
     if (!out_->main) internal_error("the interpreter was given a program without main");
     return std::move(out_);
   }

@@ -296,16 +296,11 @@ Program to_anf(ast::Program &&program, TypeContext &types) {
     Numberer(t).visit(t.body);
     p.tasks.push_back(std::move(t));
   }
+  p.main = program.main->id;
   p.structs = std::move(program.structs);
   p.values = std::move(program.values);
   program.tasks.clear();
   return p;
-}
-
-const Task *Program::main() const {
-  for (const Task &t : tasks)
-    if (t.decl->name == "main" && !t.decl->is_anonymous) return &t;
-  return nullptr;
 }
 
 const ast::StructDecl *Program::find_struct(const std::string &name) const {

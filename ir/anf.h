@@ -104,8 +104,8 @@ struct Program {
   std::vector<Task> tasks;  // in the AST's order: tasks[i].decl->id == i
   std::vector<std::unique_ptr<ast::StructDecl>> structs;
   std::vector<std::unique_ptr<ast::ValueDecl>> values;  // top-level constants
+  int main = -1;  // the task the program starts at (the checker found it)
 
-  const Task *main() const;
   const ast::StructDecl *find_struct(const std::string &name) const;
 };
 
