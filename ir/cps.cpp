@@ -49,7 +49,7 @@ class Lowering {
 
     // The parallel ancestors of each node, through non-parallel nodes.
     size_t n = g.nodes.size();
-    std::vector<std::set<int>> ancestors = ntg::parallel_ancestors(g);
+    const std::vector<std::set<int>> &ancestors = g.ancestors;
 
     // One block per distinct ancestor set; the empty set is the entry.
     std::map<std::set<int>, int> block_of_set;

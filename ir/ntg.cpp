@@ -147,6 +147,7 @@ class Builder {
     }
     for (size_t i = 0; i < g->nodes.size(); ++i)
       g->dep = i == 0 ? g->nodes[0]->dep : compose(g->dep, g->nodes[i]->dep);  // (11)
+    g->ancestors = parallel_ancestors(*g);
     return g;
   }
 

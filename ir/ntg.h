@@ -57,6 +57,10 @@ struct Graph {
   std::vector<std::unique_ptr<Node>> nodes;  // in topological (source) order
   std::vector<std::pair<int, int>> edges;    // indices into nodes, from < to
   Dep dep;
+  // By node: its parallel ancestors (parallel_ancestors below), which
+  // decide the blocks (ir/cps.h) and what has finished before a node runs
+  // (ir/tail_calls.h).
+  std::vector<std::set<int>> ancestors;
   std::vector<int> preds(int node) const;
 };
 

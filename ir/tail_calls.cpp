@@ -31,7 +31,7 @@ std::set<int> ancestors(const Graph &g, int k) {
 // runs: it is an ancestor of k, or an immediate node before k in k's block.
 bool all_done_before(const Graph &g, int k, int except) {
   std::set<int> anc = ancestors(g, k);
-  std::vector<std::set<int>> block = ntg::parallel_ancestors(g);
+  const std::vector<std::set<int>> &block = g.ancestors;
   for (size_t i = 0; i < g.nodes.size(); ++i) {
     if (int(i) == k || int(i) == except || anc.count(int(i))) continue;
     bool same_block_before = int(i) < k && !g.nodes[i]->parallel() && block[i] == block[k];

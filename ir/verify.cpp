@@ -13,6 +13,8 @@ namespace kite {
 namespace {
 
 void verify_graph(const ntg::Graph &g, std::set<int> &node_ids) {
+  if (g.ancestors != ntg::parallel_ancestors(g))
+    internal_error(fmt::format("task graph g{}: its nodes' parallel ancestors are stale", g.id));
   for (auto [from, to] : g.edges)
     if (from >= to || to >= int(g.nodes.size()))
       internal_error(fmt::format("task graph g{}: edge {} -> {} is not forward", g.id, from, to));
