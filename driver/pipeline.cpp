@@ -17,7 +17,7 @@
 #include "frontend/prelude.h"
 #include "ir/anf.h"
 #include "ir/closures.h"
-#include "ir/lift.h"
+#include "frontend/lift.h"
 #include "ir/lint.h"
 #include "ir/cps.h"
 #include "ir/ntg.h"
@@ -53,7 +53,7 @@ int compile(const SourceFile &file, const CompileOptions &o, std::ostream &diagn
 
     // AST -> typed AST: names resolved, calls typed future<r> (frontend/check.h).
     check(*program, types, diags);
-    // Anonymous tasks and `task e` become tasks of the program (ir/lift.h).
+    // Anonymous tasks and `task e` become tasks of the program (frontend/lift.h).
     lift_anonymous_tasks(*program, types);
     // Warnings (frontend/lint.h, ir/lint.h), printed in source order.
     diags.hold_warnings();

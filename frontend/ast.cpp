@@ -295,7 +295,7 @@ class Printer {
         out_ << ")";
         return;
       case ExprKind::AnonTask:
-        if (!e.anon) {  // lifted to the program's tasks (ir/lift)
+        if (!e.anon) {  // lifted to the program's tasks (frontend/lift)
           out_ << "(task " << (e.task ? e.task->name : "?") << ")";
           return;
         }

@@ -206,7 +206,7 @@ struct TaskDecl {
   Type *type = nullptr;               // task<params..., result>
   std::vector<std::unique_ptr<VarDecl>> locals;  // params and every declared variable
   int id = -1;                        // index in Program::tasks
-  // An anonymous task (lifted to the program's tasks by ir/lift): the
+  // An anonymous task (lifted to the program's tasks by frontend/lift): the
   // variables of enclosing tasks it uses, copied into its closure when it is
   // created, and the hidden parameter through which it reads them.
   bool is_anonymous = false;
@@ -286,7 +286,7 @@ ExprPtr name_of(VarDecl *v, SourceLoc loc);
 StmtPtr decl_of(VarDecl *v, ExprPtr init, SourceLoc loc);
 StmtPtr assign_of(VarDecl *v, ExprPtr rhs, SourceLoc loc);
 
-// A copy of a checked expression whose anonymous tasks are lifted (ir/lift):
+// A copy of a checked expression whose anonymous tasks are lifted (frontend/lift):
 // an anonymous task in it is shared, and evaluating the copy makes another
 // closure of the same task.
 ExprPtr clone(const Expr &e);

@@ -735,7 +735,7 @@ class Checker {
   }
 
   // An anonymous task is checked where it stands, as a task of its own whose
-  // enclosing variables are visible (and become its captures); ir/lift
+  // enclosing variables are visible (and become its captures); frontend/lift
   // lifts it to the program's tasks.
   Type *check_anon(Expr &e) {
     TaskDecl &t = *e.anon;
@@ -757,7 +757,7 @@ class Checker {
     return t.type;
   }
 
-  // `task e` evaluates e as a task of its own: ir/lift makes it an
+  // `task e` evaluates e as a task of its own: frontend/lift makes it an
   // anonymous task without parameters returning e, called at once.
   Type *check_future(Expr &e) {
     Type *t = value_of(*e.children[0], nullptr);

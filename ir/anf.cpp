@@ -84,9 +84,11 @@ class Anf {
   ExprPtr shallow(ExprPtr e, StmtList &out) {
     bool lazy = short_circuit(*e);
     for (size_t i = 0; i < e->children.size(); ++i)
-      if (e->children[i] && !(lazy && i == 1)) e->children[i] = shallow(std::move(e->children[i]), out);
+      if (e->children[i] && !(lazy && i == 1))
+        e->children[i] = shallow(std::move(e->children[i]), out);
     for (auto &f : e->fields) f.value = shallow(std::move(f.value), out);
-    if (lazy && height(*e->children[1]) >= kMaxExprHeight) return conditional_rhs(std::move(e), out);
+    if (lazy && height(*e->children[1]) >= kMaxExprHeight)
+      return conditional_rhs(std::move(e), out);
     if (height(*e) <= kMaxExprHeight) return e;
     auto bind = [&](ExprPtr &c) {
       if (!c || height(*c) < kMaxExprHeight) return;
@@ -209,7 +211,8 @@ class Anf {
         a = stmt(StmtKind::Case, s->loc);
         a->expr = flat(std::move(s->expr), out);
         for (ast::CaseBranch &b : s->branches)
-          a->branches.push_back({b.loc, b.field, b.binder_var, b.field_index, convert_list(b.body)});
+          a->branches.push_back(
+              {b.loc, b.field, b.binder_var, b.field_index, convert_list(b.body)});
         break;
       case K::Then:
         a = stmt(StmtKind::Then, s->loc);
@@ -249,7 +252,8 @@ class Anf {
         a->body = convert_list(s->body);
         break;
       }
-      case K::Block: internal_error("ANF: a block is left (ir/returns flattens them)");
+      case K::Block:
+        internal_error("ANF: a block is left (ir/returns flattens them)");
     }
     out.push_back(std::move(a));
   }
@@ -321,10 +325,12 @@ std::vector<VarDecl *> bound_vars(const Stmt &s) {
 std::vector<const StmtList *> nested_lists(const Stmt &s) {
   switch (s.kind) {
     case StmtKind::If:
-    case StmtKind::Then: return {&s.body, &s.else_body};
+    case StmtKind::Then:
+      return {&s.body, &s.else_body};
     case StmtKind::For:
     case StmtKind::Map:
-    case StmtKind::While: return {&s.body};
+    case StmtKind::While:
+      return {&s.body};
     case StmtKind::Case: {
       std::vector<const StmtList *> out;
       for (const CaseBranch &b : s.branches) out.push_back(&b.body);
@@ -334,7 +340,8 @@ std::vector<const StmtList *> nested_lists(const Stmt &s) {
     case StmtKind::Set:
     case StmtKind::Do:
     case StmtKind::Call:
-    case StmtKind::Return: return {};
+    case StmtKind::Return:
+      return {};
   }
   return {};
 }
@@ -367,7 +374,8 @@ void for_each_expr(const StmtList &list, const std::function<void(const Expr &)>
 std::string to_kite(const Stmt &s) {
   using ast::to_kite;
   switch (s.kind) {
-    case StmtKind::Do: return to_kite(*s.expr);
+    case StmtKind::Do:
+      return to_kite(*s.expr);
     case StmtKind::Let: {
       std::string names;
       Type *type = nullptr;
@@ -378,19 +386,25 @@ std::string to_kite(const Stmt &s) {
       std::string t = type ? ": " + to_string(type) : "";
       return names + t + (s.expr ? " = " + to_kite(*s.expr) : "");
     }
-    case StmtKind::Set: return to_kite(*s.target) + " <- " + to_kite(*s.expr);
+    case StmtKind::Set:
+      return to_kite(*s.target) + " <- " + to_kite(*s.expr);
     case StmtKind::Call:
       return s.target ? to_kite(*s.target) + " <- " + to_kite(*s.expr) : to_kite(*s.expr);
-    case StmtKind::Return: return s.expr ? "return " + to_kite(*s.expr) : "return";
-    case StmtKind::If: return "if (" + to_kite(*s.expr) + ")";
-    case StmtKind::Case: return "case (" + to_kite(*s.expr) + ")";
-    case StmtKind::Then: return "then";
-    case StmtKind::While: return "while (" + to_kite(*s.expr) + ")";
+    case StmtKind::Return:
+      return s.expr ? "return " + to_kite(*s.expr) : "return";
+    case StmtKind::If:
+      return "if (" + to_kite(*s.expr) + ")";
+    case StmtKind::Case:
+      return "case (" + to_kite(*s.expr) + ")";
+    case StmtKind::Then:
+      return "then";
+    case StmtKind::While:
+      return "while (" + to_kite(*s.expr) + ")";
     case StmtKind::For:
     case StmtKind::Map: {
       std::string index = !s.index_var->is_temp ? "[" + s.index_var->name + "]" : "";
-      return std::string(s.kind == StmtKind::For ? "for" : "map") + " (" + s.elem_var->name + " = " +
-             to_kite(*s.expr) + index + ")";
+      return std::string(s.kind == StmtKind::For ? "for" : "map") + " (" + s.elem_var->name +
+             " = " + to_kite(*s.expr) + index + ")";
     }
   }
   return "<statement>";
@@ -422,8 +436,12 @@ class Printer {
         if (!s.vars.empty()) out_ << ": " << to_string(s.vars[0]->type);
         if (s.expr) out_ << " = " << expr(*s.expr);
         break;
-      case StmtKind::Set: out_ << "set " << expr(*s.target) << " " << expr(*s.expr); break;
-      case StmtKind::Do: out_ << "do " << expr(*s.expr); break;
+      case StmtKind::Set:
+        out_ << "set " << expr(*s.target) << " " << expr(*s.expr);
+        break;
+      case StmtKind::Do:
+        out_ << "do " << expr(*s.expr);
+        break;
       case StmtKind::Call:
         out_ << "call ";
         if (s.target) out_ << expr(*s.target) << " <- ";
@@ -448,8 +466,10 @@ class Printer {
         out_ << "case " << expr(*s.expr) << "\n";
         for (const CaseBranch &b : s.branches) {
           out_ << pad << "  ";
-          if (b.field.empty()) out_ << "default:\n";
-          else out_ << b.field << " " << (b.binder ? b.binder->name : "_") << ":\n";
+          if (b.field.empty())
+            out_ << "default:\n";
+          else
+            out_ << b.field << " " << (b.binder ? b.binder->name : "_") << ":\n";
           stmts(b.body, indent + 2);
         }
         return;

@@ -27,18 +27,18 @@ using ast::ExprKind;
 using ast::ExprPtr;
 using ast::VarDecl;
 
-#define KITE_ANF_STMT_KINDS(X)                                               \
-  X(Let)     /* x: t = e;  x, y: t;  declares variables, perhaps with a value */ \
-  X(Set)     /* l <- e;  l a variable, an element or a field */             \
-  X(Do)      /* e;  a built-in run for its effect (print, the atomics) */   \
-  X(Call)    /* f(a);  x <- f(a);  the only statement that calls a task */  \
-  X(Return)  /* return e;  return; */                                       \
-  X(If)      /* if (e) { s } else { s } */                                  \
-  X(Case)    /* case (e) { b... } */                                        \
-  X(Then)    /* s then s */                                                 \
-  X(For)     /* for (x = e[i]) { s } */                                     \
-  X(Map)     /* map (x = e[i]) { s } */                                     \
-  X(While)   /* while (e) { s } */
+#define KITE_ANF_STMT_KINDS(X)                                                  \
+  X(Let)    /* x: t = e;  x, y: t;  declares variables, perhaps with a value */ \
+  X(Set)    /* l <- e;  l a variable, an element or a field */                  \
+  X(Do)     /* e;  a built-in run for its effect (print, the atomics) */        \
+  X(Call)   /* f(a);  x <- f(a);  the only statement that calls a task */       \
+  X(Return) /* return e;  return; */                                            \
+  X(If)     /* if (e) { s } else { s } */                                       \
+  X(Case)   /* case (e) { b... } */                                             \
+  X(Then)   /* s then s */                                                      \
+  X(For)    /* for (x = e[i]) { s } */                                          \
+  X(Map)    /* map (x = e[i]) { s } */                                          \
+  X(While)  /* while (e) { s } */
 
 enum class StmtKind {
 #define X(k) k,
@@ -52,9 +52,9 @@ using StmtList = std::vector<StmtPtr>;
 
 struct CaseBranch {
   SourceLoc loc;
-  std::string field;         // empty for default
+  std::string field;          // empty for default
   VarDecl *binder = nullptr;  // the variable bound to the field's value
-  int field_index = -1;      // the union field this branch matches
+  int field_index = -1;       // the union field this branch matches
   StmtList body;
 };
 
@@ -70,8 +70,8 @@ struct Stmt {
   // of a plain variable: not a loop's element), or null.
   ExprPtr target;
   std::vector<VarDecl *> vars;  // Let: the variables it declares
-  StmtList body;       // If: then. For, Map, While: the body. Then: the first side
-  StmtList else_body;  // If: else. Then: the second side
+  StmtList body;                // If: then. For, Map, While: the body. Then: the first side
+  StmtList else_body;           // If: else. Then: the second side
   bool has_else = false;
   std::vector<CaseBranch> branches;  // Case
   // For, Map: the element (reading it reads the collection at the index,

@@ -67,7 +67,7 @@ TEST_CASE("named and anonymous tasks are values of task types") {
       "task main(): int { f = inc; g = task (y: int): int { return f(y); }; return g(1); }");
   REQUIRE(c.ok);
   CHECK(to_string(c.first_init().type) == "task<int, int>");
-  // The anonymous task was lifted to the program (ir/lift) and captures f.
+  // The anonymous task was lifted to the program (frontend/lift) and captures f.
   REQUIRE(c.program->tasks.size() == 3);
   const ast::TaskDecl &anon = *c.program->tasks[2];
   CHECK(anon.is_anonymous);

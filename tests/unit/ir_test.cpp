@@ -12,7 +12,7 @@
 #include "ir/returns.h"
 #include "ir/cps.h"
 #include "ir/ntg.h"
-#include "ir/lift.h"
+#include "frontend/lift.h"
 #include "ir/verify.h"
 
 namespace {

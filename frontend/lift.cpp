@@ -1,5 +1,5 @@
 // Lifting: anonymous tasks and `task e` become tasks of the program (lift.h).
-#include "ir/lift.h"
+#include "frontend/lift.h"
 
 #include <fmt/format.h>
 
@@ -16,7 +16,9 @@ class Lifter {
   Lifter(TypeContext &types) : types_(types) {}
 
   // Lifts what `list` holds, innermost first.
-  void lift(StmtList &list) { rewrite_exprs(list, [&](ExprPtr &e) { lift(*e); }); }
+  void lift(StmtList &list) {
+    rewrite_exprs(list, [&](ExprPtr &e) { lift(*e); });
+  }
   void lift_all(ExprPtr &e) {
     struct One : Mutator {
       explicit One(Lifter &l) : lifter(l) {}
@@ -56,7 +58,8 @@ class Lifter {
     // one of that task's, so all of them are the new task's captures.
     for_each_expr(*e.children[0], [&](const Expr &x) {
       auto &caps = anon->captures;
-      if (x.kind == ExprKind::Name && x.var && std::find(caps.begin(), caps.end(), x.var) == caps.end())
+      if (x.kind == ExprKind::Name && x.var &&
+          std::find(caps.begin(), caps.end(), x.var) == caps.end())
         caps.push_back(x.var);
     });
     auto ret = make_stmt(StmtKind::Return, e.loc);
