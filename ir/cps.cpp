@@ -2,6 +2,7 @@
 #include "ir/cps.h"
 
 #include "frontend/check.h"
+#include "ir/direct_maps.h"
 #include "ir/kernels.h"
 #include "ir/local_arrays.h"
 
@@ -152,155 +153,41 @@ class Lowering {
     return out;
   }
 
-  // A map body is *direct* when all it does with the results of its calls
-  // is to store them in the iteration's element (`c <- f(...)`, which ANF
-  // writes `t <- f(...); c <- t`): nothing in the iteration waits for a
-  // call, so a record can run many iterations inline, each call's result
-  // going from the callee straight to its element, and the record counts
-  // only the calls still running (N-queens' and UTS's maps).
-  struct DirectScan {
-    int elem = -1;
-    std::set<int> targets;  // the calls' temporaries, in scope
-    std::map<int, int> spawn_of_target;  // temporary -> the node of its call
-    std::map<int, const anf::Stmt *> store_of;  // a call's node -> its `c <- t`
-  };
-
-  static bool mentions(const ast::Expr &e, const DirectScan &scan) {
-    bool found = false;
-    ast::for_each_expr(e, [&](const ast::Expr &x) {
-      found = found || (x.var && (x.var->id == scan.elem || scan.targets.count(x.var->id)));
-    });
-    return found;
-  }
-
-  // Whether graph g of a map body is direct; with `build`, also converts
-  // it to inline ops and marks its calls' nodes (run it without first: the
-  // check changes nothing). `stores` counts the element stores on g's
-  // longest path (at most 1 keeps every element written once, by one call).
-  bool direct_ops(const ntg::Graph &g, DirectScan &scan, int body, std::vector<Op> &ops,
-                  int &stores, bool build) {
-    stores = 0;
-    std::set<int> has_successor;
-    for (auto [from, to] : g.edges) has_successor.insert(from);
-    auto touches = [&](const ntg::Dep &d, bool elem) {
-      for (int v : d.x)
-        if (scan.targets.count(v) || (elem && v == scan.elem)) return true;
-      for (int v : d.y)
-        if (scan.targets.count(v) || (elem && v == scan.elem)) return true;
-      return false;
-    };
-    std::set<int> local_targets;
-    for (size_t i = 0; i < g.nodes.size(); ++i) {
-      const ntg::Node &n = *g.nodes[i];
-      const anf::Stmt &st = *n.stmt;
+  // A direct map's body as inline ops (ir/direct_maps.h): its calls
+  // report to the body's graph and store their results as `plan` says.
+  std::vector<Op> direct_ops(const ntg::Graph &g, const direct_maps::Plan &plan, int body) {
+    std::vector<Op> ops;
+    for (auto &np : g.nodes) {
+      const ntg::Node &n = *np;
+      if (plan.stores.count(n.id)) continue;  // done by its call
       Op op;
       op.stmt = n.stmt;
       if (n.kind == ntg::NodeKind::Stmt && n.spawns) {
-        if (n.tail_call) return false;
-        if (st.target) {
-          int t = st.target->var->id;
-          if (scan.targets.count(t) || t == scan.elem) return false;
-          // The arguments may not read an earlier call's result.
-          for (int v : n.dep.x)
-            if (scan.targets.count(v) || v == scan.elem) return false;
-          scan.targets.insert(t);
-          local_targets.insert(t);
-          scan.spawn_of_target[t] = n.id;
-        } else if (touches(n.dep, true)) {
-          return false;
-        }
-        if (build) {
-          op.kind = OpKind::Spawn;
-          op.node = n.id;
-          op.parallel = true;
-          NodeInfo &info = p_.nodes[n.id];
-          info.graph = body;
-          info.direct = true;
-          ops.push_back(std::move(op));
-        }
-        continue;
-      }
-      if (n.kind == ntg::NodeKind::Stmt && st.kind == anf::StmtKind::Set &&
-          st.target->kind == ast::ExprKind::Name && st.target->var &&
-          st.target->var->id == scan.elem && st.expr->kind == ast::ExprKind::Name &&
-          st.expr->var && local_targets.count(st.expr->var->id)) {
-        // `c <- t`: done by t's call when its result arrives.
-        int call = scan.spawn_of_target[st.expr->var->id];
-        if (scan.store_of.count(call) || has_successor.count(int(i))) return false;
-        scan.store_of[call] = n.stmt;
-        if (build) p_.nodes[call].store = n.stmt;
-        stores += 1;
-        continue;
-      }
-      if (n.kind == ntg::NodeKind::If || n.kind == ntg::NodeKind::Case) {
-        // The condition may not read a call's result or the element; the
-        // branches are direct themselves.
-        if (st.expr && mentions(*st.expr, scan)) return false;
+        op.kind = OpKind::Spawn;
+        op.node = n.id;
+        op.parallel = true;
+        NodeInfo &info = p_.nodes[n.id];
+        info.graph = body;
+        info.direct = true;
+        if (auto store = plan.store_of.find(n.id); store != plan.store_of.end())
+          info.store = store->second;
+      } else if (n.kind == ntg::NodeKind::If || n.kind == ntg::NodeKind::Case) {
         op.kind = n.kind == ntg::NodeKind::If ? OpKind::If : OpKind::Case;
-        int most = 0;
-        for (auto &sub : n.graphs) {
-          std::vector<Op> part;
-          int sub_stores = 0;
-          if (!direct_ops(*sub, scan, body, part, sub_stores, build)) return false;
-          most = std::max(most, sub_stores);
-          op.inline_ops.push_back(std::move(part));
-        }
-        stores += most;
-        if (build) ops.push_back(std::move(op));
-        continue;
+        for (auto &sub : n.graphs) op.inline_ops.push_back(direct_ops(*sub, plan, body));
+      } else {
+        op = make_op(n);
       }
-      // Anything else runs inline and may not touch a result or the element.
-      if (n.parallel() || touches(n.dep, true)) return false;
-      if (build) ops.push_back(make_op(n));
+      ops.push_back(std::move(op));
     }
-    // Every call's result must be stored (or be dropped by an expression
-    // statement), and nothing may wait for a call.
-    for (size_t i = 0; i < g.nodes.size(); ++i) {
-      const ntg::Node &n = *g.nodes[i];
-      if (!n.spawns) continue;
-      if (has_successor.count(int(i))) {
-        for (auto [from, to] : g.edges)
-          if (from == int(i) && !(g.nodes[to]->stmt->kind == anf::StmtKind::Set &&
-                                  scan.store_of.count(n.id) &&
-                                  scan.store_of.at(n.id) == g.nodes[to]->stmt))
-            return false;
-      }
-      if (n.stmt->target && !scan.store_of.count(n.id)) return false;
-    }
-    for (int t : local_targets) scan.targets.erase(t);
-    return true;
-  }
-
-  static bool assigns(const ntg::Graph &g, int var) {
-    bool found = false;
-    ntg::for_each_node(g, [&](const ntg::Node &n) {
-      const anf::Stmt &st = *n.stmt;
-      found = found || ((st.kind == anf::StmtKind::Set || st.kind == anf::StmtKind::Call) && st.target &&
-                        st.target->kind == ast::ExprKind::Name && st.target->var &&
-                        st.target->var->id == var);
-    });
-    return found;
+    return ops;
   }
 
   bool lower_direct_map(const ntg::Node &node, Op &op) {
+    direct_maps::Plan plan;
+    if (!direct_maps::find(node, p_.nodes.size(), plan)) return false;
     const ntg::Graph &g = *node.graphs[0];
     const anf::Stmt &st = *node.stmt;
-    if (g.dep.arrow == ntg::Arrow::Seq) return false;  // no calls: a chunked map
-    // A call's link holds its node and its iteration's place in the chunk.
-    if (p_.nodes.size() >= (size_t(1) << 24)) return false;
-    TypeKind coll = st.coll_var->type->kind;
-    if (coll != TypeKind::Array && coll != TypeKind::Range) return false;
-    DirectScan start;
-    // A body that never assigns its element may read it anywhere: no
-    // call's result is on its way there.
-    if (coll == TypeKind::Array && assigns(g, st.elem_var->id)) start.elem = st.elem_var->id;
-    std::vector<Op> ops;
-    int stores = 0;
-    DirectScan check = start;
-    if (!direct_ops(g, check, g.id, ops, stores, false) || stores > 1) return false;
-    DirectScan scan = start;
-    if (!direct_ops(g, scan, g.id, ops, stores, true))
-      internal_error("a direct map's check and its lowering disagree");
+    std::vector<Op> ops = direct_ops(g, plan, g.id);
     Graph &bg = p_.graphs[g.id];
     bg.id = g.id;
     bg.task = task_;
