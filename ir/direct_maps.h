@@ -4,7 +4,7 @@
 // in the iteration waits for a call, so a record can run many iterations
 // inline, each call's result going from the callee straight to its
 // element, and the record counts only the calls still running (N-queens'
-// and UTS's maps; `--dump-cps` says "direct").
+// and UTS's maps; `--dump-cps`: "results straight to elements").
 #pragma once
 
 #include <map>
