@@ -876,7 +876,7 @@ class Emitter {
     }
     if (!op.parallel) {
       line(s, ind, "{");
-      std::vector<const VarDecl *> promoted = promote_vars(st, s, ind + 2);
+      Promoted promoted = promote_vars(st, s, ind + 2);
       std::string i = slot(st.index_var);
       line(s, ind + 2, slot(st.coll_var) + " = " + expr(*st.expr) + ";");
       line(s, ind + 2, fmt::format("int n = {};", loop_length(st)));
@@ -902,7 +902,7 @@ class Emitter {
         emit_ops(op.inline_ops[0], s, ind + 4);
         line(s, ind + 2, "}");
       }
-      unpromote_vars(st, promoted, s, ind + 2);
+      unpromote_vars(promoted, s, ind + 2);
       line(s, ind, "}");
       return;
     }
@@ -952,11 +952,11 @@ class Emitter {
     const Stmt &st = *op.stmt;
     if (!op.parallel) {
       line(s, ind, "{");
-      std::vector<const VarDecl *> promoted = promote_vars(st, s, ind + 2);
+      Promoted promoted = promote_vars(st, s, ind + 2);
       line(s, ind + 2, "while (" + expr(*st.expr) + ") {");
       emit_ops(op.inline_ops[0], s, ind + 4);
       line(s, ind + 2, "}");
-      unpromote_vars(st, promoted, s, ind + 2);
+      unpromote_vars(promoted, s, ind + 2);
       line(s, ind, "}");
       return;
     }
@@ -992,12 +992,12 @@ class Emitter {
         cond += fmt::format(" || {} == {}", slot(a), slot(st.coll_var));
       line(s, ind + 2, "} else if (" + cond + ") {");
       line(s, ind + 4, "{");
-      std::vector<const VarDecl *> promoted = promote_vars(st, s, ind + 6);
+      Promoted promoted = promote_vars(st, s, ind + 6);
       std::string i = slot(st.index_var);
       line(s, ind + 6, fmt::format("for ({} = 0; {} < n; {} += 1) {{", i, i, i));
       emit_ops(p_.blocks[p_.graphs[op.graphs[0]].entry_block].ops, s, ind + 8);
       line(s, ind + 6, "}");
-      unpromote_vars(st, promoted, s, ind + 6);
+      unpromote_vars(promoted, s, ind + 6);
       line(s, ind + 4, "}");
       emit_signal_node(op.node, s, ind + 4);
     }
@@ -1193,12 +1193,12 @@ class Emitter {
       line(s, 4, "int parent = KITE_LINK_PARENT(f[0]);");
       line(s, 4, "{");
       declare_accumulators(op, s, 6);
-      std::vector<const VarDecl *> promoted = promote_vars(*op.stmt, s, 6, true);
+      Promoted promoted = promote_vars(*op.stmt, s, 6, true);
       std::string i = slot(op.stmt->index_var);
       line(s, 6, fmt::format("for ({} = lo; {} < hi; {} += step) {{", i, i, i));
       emit_ops(entry.ops, s, 8);
       line(s, 6, "}");
-      unpromote_vars(*op.stmt, promoted, s, 6, true);
+      unpromote_vars(promoted, s, 6);
       if (!op.reduction.empty()) fold_into_parent(op, "parent", "r{}", s, 6);
       line(s, 4, "}");
       if (op.kernel) emit_map_kernel(b);
@@ -1282,10 +1282,10 @@ class Emitter {
                    : fmt::format("if (rec >= 0 && i < KITE_I(f, {})) {{", op.hi_slot));
     const int ind = op.reduction.empty() ? 2 : 4;
     const cps::Block &entry = p_.blocks[p_.graphs[op.graphs[0]].entry_block];
-    std::vector<const VarDecl *> promoted = promote_vars(*op.stmt, s, ind, true);
+    Promoted promoted = promote_vars(*op.stmt, s, ind, true);
     line(s, ind, slot(op.stmt->index_var) + " = i;");
     emit_ops(entry.ops, s, ind);
-    unpromote_vars(*op.stmt, promoted, s, ind, true);
+    unpromote_vars(promoted, s, ind);
     if (!op.reduction.empty()) {
       line(s, 2, "}");
       // Work-groups of at most KITE_MAP_GROUP work-items (kite-run), powers
@@ -1334,7 +1334,7 @@ class Emitter {
       line(s, 6, fmt::format("{} r{} = phase == 0 ? {} : ({})c->heap[totals + at + {}];", t, a.var->id,
                              fold_identity(a), t, j));
     }
-    std::vector<const VarDecl *> promoted = promote_vars(*op.stmt, s, 6, true);
+    Promoted promoted = promote_vars(*op.stmt, s, 6, true);
     const cps::Block &entry = p_.blocks[p_.graphs[op.graphs[0]].entry_block];
     std::string i = slot(op.stmt->index_var);
     line(s, 6, "if (phase == 0) {");
@@ -1350,7 +1350,7 @@ class Emitter {
     emit_ops(entry.ops, s, 10);
     line(s, 8, "}");
     line(s, 6, "}");
-    unpromote_vars(*op.stmt, promoted, s, 6, true);
+    unpromote_vars(promoted, s, 6);
     for (const reductions::Accumulator &a : accs) locals_.erase(a.var);
     line(s, 4, "}");
     line(s, 4, "int parent = KITE_LINK_PARENT(f[0]);");
@@ -1456,7 +1456,7 @@ class Emitter {
     // Nothing outside an iteration reads the variables it declares: they
     // live in C variables, not in the record.
     VarSet vars = {op.stmt->index_var};
-    vars_in(op.stmt->body, VarUse::Declared, vars);
+    vars::collect(op.stmt->body, vars::Use::Declared, vars);
     std::string decls;
     for (const VarDecl *v : vars) {
       locals_[v] = fmt::format("v{}", v->id);
@@ -1490,25 +1490,19 @@ class Emitter {
   // A chunk of a map or a reduction runs in a record that holds what its
   // iterations read (cps::Op::copy_vars), not what the loop's collection
   // was computed from: `chunk` leaves those out.
-  std::vector<const VarDecl *> promote_vars(const Stmt &loop, std::ostream &s, int ind,
-                                            bool chunk = false) {
-    VarSet used;
-    if (loop.index_var) used = {loop.index_var, loop.coll_var};
-    if (loop.expr && !chunk) vars_in(*loop.expr, used);
-    vars_in(loop.body, VarUse::Any, used);
-    // The element of an enclosing loop is that loop's collection at its
-    // index: hold those two.
-    for (const VarDecl *v : VarSet(used)) {
-      const Stmt *outer = element_of(v);
-      if (outer && outer != &loop) {
-        used.insert(outer->coll_var);
-        used.insert(outer->index_var);
-      }
-    }
+  struct Promoted {
+    std::vector<const VarDecl *> vars;  // held in C variables v<id>
+    vars::VarSet written;               // stored back after the loop
+    bool chunk = false;
+  };
+  Promoted promote_vars(const Stmt &loop, std::ostream &s, int ind, bool chunk = false) {
+    vars::LoopVars lv = vars::loop_vars(*p_.tasks[task_].source, loop, chunk);
     ++loop_depth_;
     std::vector<const VarDecl *> promoted;
     std::string decls;
-    for (const VarDecl *v : used) {
+    for (const VarDecl *v : lv.used) {
+      // An element is its collection's, held already; so are the variables
+      // of an enclosing loop's.
       if (element_of(v) || locals_.count(v)) continue;
       decls += fmt::format("{} v{} = {}; ", c_type(v->type->forced()), v->id, slot(v));
       promoted.push_back(v);
@@ -1517,46 +1511,35 @@ class Emitter {
     for (const VarDecl *v : promoted) locals_[v] = fmt::format("v{}", v->id);
     // An array the loop does not reassign keeps its length (lengths never
     // change), so its bounds checks need not load it.
-    VarSet written;
-    if (loop.index_var) written = {loop.index_var, loop.coll_var};
-    vars_in(loop.body, VarUse::Written, written);
     std::string lens;
     for (const VarDecl *v : promoted) {
-      if (v->type->forced()->kind != TypeKind::Array || written.count(v)) continue;
+      if (v->type->forced()->kind != TypeKind::Array || lv.written.count(v)) continue;
       lens += fmt::format("int n{} = kite_length(c, v{}); ", v->id, v->id);
       lengths_[fmt::format("v{}", v->id)] = fmt::format("n{}", v->id);
     }
     if (!lens.empty()) line(s, ind, lens);
-    return promoted;
+    return {promoted, std::move(lv.written), chunk};
   }
 
   // A chunk's record is freed after its loop: nothing to store back.
-  void unpromote_vars(const Stmt &loop, const std::vector<const VarDecl *> &promoted,
-                      std::ostream &s, int ind, bool chunk = false) {
+  void unpromote_vars(const Promoted &promoted, std::ostream &s, int ind) {
     --loop_depth_;
     // Only a nest with checked elements has faults to report: the others
     // keep no report at their end (on an H200 one after UTS's loop of 8
     // made the run 11% slower).
     if (loop_depth_ == 0 && nest_checks_) line(s, ind, "kite_loop_faults(c);");
     if (loop_depth_ == 0) nest_checks_ = false;
-    VarSet written;
-    if (loop.index_var) written = {loop.index_var, loop.coll_var};
-    vars_in(loop.body, VarUse::Written, written);
-    for (const VarDecl *v : promoted) {
+    for (const VarDecl *v : promoted.vars) {
       locals_.erase(v);
       lengths_.erase(fmt::format("v{}", v->id));
     }
     std::string stores;
-    for (const VarDecl *v : promoted)
-      if (written.count(v) && !chunk) stores += fmt::format("{} = v{}; ", slot(v), v->id);
+    for (const VarDecl *v : promoted.vars)
+      if (promoted.written.count(v) && !promoted.chunk)
+        stores += fmt::format("{} = v{}; ", slot(v), v->id);
     if (!stores.empty()) line(s, ind, stores);
   }
 
-  static void vars_in(const Expr &e, VarSet &out) { vars::collect(e, out); }
-  using VarUse = vars::Use;
-  static void vars_in(const StmtList &list, VarUse use, VarSet &out) {
-    vars::collect(list, use, out);
-  }
 
   void emit_next_iteration(const cps::Block &b, std::ostream &s) {
     const cps::Op &op = b.loop;

@@ -38,4 +38,23 @@ void collect(const anf::StmtList &list, Use use, VarSet &out) { Collector(use, o
 
 void collect(const Expr &e, VarSet &out) { Collector(Use::Any, out).visit(e); }
 
+LoopVars loop_vars(const anf::Task &task, const anf::Stmt &loop, bool chunk) {
+  LoopVars out;
+  if (loop.index_var) out.used = {loop.index_var, loop.coll_var};
+  if (loop.expr && !chunk) collect(*loop.expr, out.used);
+  collect(loop.body, Use::Any, out.used);
+  // The element of an enclosing loop is that loop's collection at its
+  // index: those two.
+  for (const ast::VarDecl *v : VarSet(out.used)) {
+    const Stmt *outer = task.element_of(v);
+    if (outer && outer != &loop) {
+      out.used.insert(outer->coll_var);
+      out.used.insert(outer->index_var);
+    }
+  }
+  if (loop.index_var) out.written = {loop.index_var, loop.coll_var};
+  collect(loop.body, Use::Written, out.written);
+  return out;
+}
+
 }  // namespace kite::vars

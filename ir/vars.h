@@ -32,4 +32,16 @@ void collect(const anf::StmtList &list, Use use, VarSet &out);
 // Adds to `out` every variable `e` names.
 void collect(const ast::Expr &e, VarSet &out);
 
+// The variables of a loop that calls no task, which the backend holds in C
+// variables while it runs: those its body names (an enclosing loop's element
+// counting as that loop's collection and index), its index and collection,
+// and, unless `chunk` (a map's or a reduction's chunk, whose record holds
+// only what the iterations read), what its collection expression names.
+// `written`: those the body assigns as a whole, with the index and the
+// collection: stored back after the loop.
+struct LoopVars {
+  VarSet used, written;
+};
+LoopVars loop_vars(const anf::Task &task, const anf::Stmt &loop, bool chunk);
+
 }  // namespace kite::vars
