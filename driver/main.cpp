@@ -56,11 +56,13 @@ int main(int argc, char **argv) {
                  "in the current directory)");
   app.add_flag("--dump-ast", o.dump_ast, "print the parsed syntax tree and stop");
   app.add_flag("--dump-checked", o.dump_checked,
-               "print the syntax tree after type checking (with the prelude's tasks it uses) and stop");
+               "print the syntax tree after type checking (with the prelude's tasks it uses, "
+               "anonymous tasks lifted) and stop");
   app.add_flag("--dump-closures", o.dump_closures,
-               "print the syntax tree after closure conversion (anonymous tasks lifted) and stop");
+               "print the syntax tree after closure conversion (captures read from the closure) "
+               "and stop");
   app.add_flag("--dump-anf", o.dump_anf,
-               "print the syntax tree in ANF (one task call per statement) and stop");
+               "print the program in ANF (let, set, do, call: one task call per statement) and stop");
   app.add_option("--dump-ntg", ntg, "print the nested task graphs (text or dot) and stop")
       ->expected(0, 1)
       ->default_str("text")
