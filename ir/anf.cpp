@@ -500,6 +500,10 @@ class Printer {
 }  // namespace
 
 void dump(const Program &program, std::ostream &out) {
+  for (auto &s : program.structs) {
+    out << (s->is_union ? "union " : "struct ") << s->name << "\n";
+    for (auto &f : s->fields) out << "  " << f.name << ": " << ast::to_string(*f.type) << "\n";
+  }
   for (auto &v : program.values) {
     out << "value " << v->name;
     if (v->checked_type) out << ": " << to_string(v->checked_type);

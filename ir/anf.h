@@ -136,8 +136,9 @@ void for_each_expr(const StmtList &list, const std::function<void(const Expr &)>
 // of generated code).
 std::string to_kite(const Stmt &s);
 
-// Prints the program as ast::dump prints the AST, with ANF's statement
-// kinds (`kitec --dump-anf`; tests/anf).
+// Prints the program as ast::dump prints the AST (structs, constants, then
+// tasks, each in program order), with ANF's statement kinds (`kitec
+// --dump-anf`; tests/anf).
 void dump(const Program &program, std::ostream &out);
 
 }  // namespace kite::anf
