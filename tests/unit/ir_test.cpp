@@ -134,6 +134,41 @@ task main(): int {
   CHECK(g.outstanding_init == 3); // one call, two blocks
 }
 
+TEST_CASE("ANF: a call is a statement of its own kind, and each task's table knows its variables") {
+  Compiled c(R"(
+task f(x: int): int { return x; }
+task main(n: int): int {
+  a = new<int>(n);
+  s = 0;
+  for (x = a[i]) {
+    for (y = [0, i]) { s <- s + y; }
+    x <- i;
+  }
+  return f(s) + 1;
+}
+)");
+  const anf::Task &main = c.c.anf.tasks[size_t(c.c.anf.main)];
+  CHECK(main.decl->name == "main");
+  // let a; let s; for; let _t1; call _t1 <- f(s); return _t1 + 1
+  REQUIRE(main.body.size() == 6);
+  CHECK(main.body[2]->kind == anf::StmtKind::For);
+  const anf::Stmt &call = *main.body[4];
+  CHECK(call.kind == anf::StmtKind::Call);
+  CHECK(anf::to_kite(call) == "_t1 <- f(s)");
+  // Every variable sits in the table under its id: n, a, s, the outer
+  // loop's collection, index and element, the inner loop's, and _t1.
+  CHECK(main.vars.size() == 10);
+  for (size_t id = 0; id < main.vars.size(); ++id) CHECK(main.vars[id]->id == int(id));
+  // The table says which loop's element a variable is.
+  const anf::Stmt &outer = *main.body[2];
+  const anf::Stmt &inner = *outer.body[0];
+  REQUIRE(inner.kind == anf::StmtKind::For);
+  CHECK(main.element_of(outer.elem_var) == &outer);
+  CHECK(main.element_of(inner.elem_var) == &inner);
+  CHECK(main.element_of(outer.index_var) == nullptr);
+  CHECK(main.element_of(call.target->var) == nullptr);
+}
+
 TEST_CASE("early returns: the rest of the task moves into the branch that continues") {
   Compiled c(R"(
 task main(n: int): int {
