@@ -269,10 +269,9 @@ std::vector<VarDecl *> declared_vars(const Stmt &s);
 // Every variable s binds: declared_vars, a loop's element, index and
 // collection, and a case's binders.
 std::vector<VarDecl *> bound_vars(const Stmt &s);
-// Kite source text of an expression or the head line of a statement
-// (ast_text.cpp: for dumps and the comments of generated code).
+// Kite source text of an expression (ast_text.cpp: for dumps and the
+// comments of generated code; anf::to_kite prints a statement's head line).
 std::string to_kite(const Expr &e);
-std::string to_kite(const Stmt &s);
 
 // The statement lists nested in s: branches, loop bodies, then's two sides.
 std::vector<StmtList *> nested_lists(Stmt &s);

@@ -1,5 +1,5 @@
-// Kite source text of expressions and statements' head lines (ast.h), for
-// dumps and the comments of generated code.
+// Kite source text of expressions (ast.h), for dumps and the comments of
+// generated code.
 #include <fmt/format.h>
 
 #include "frontend/ast.h"
@@ -78,35 +78,5 @@ std::string expr_text(const Expr &e, int outer) {
 }  // namespace
 
 std::string to_kite(const Expr &e) { return expr_text(e, 0); }
-
-std::string to_kite(const Stmt &s) {
-  switch (s.kind) {
-    case StmtKind::ExprStmt: return to_kite(*s.expr);
-    case StmtKind::Decl: {
-      std::string names;
-      Type *type = nullptr;
-      for (VarDecl *v : declared_vars(s)) {
-        names += (names.empty() ? "" : ", ") + v->name;
-        type = v->type;
-      }
-      std::string t = type ? ": " + to_string(type) : "";
-      return names + t + (s.expr ? " = " + to_kite(*s.expr) : "");
-    }
-    case StmtKind::Assign: return to_kite(*s.target) + " <- " + to_kite(*s.expr);
-    case StmtKind::Return: return s.expr ? "return " + to_kite(*s.expr) : "return";
-    case StmtKind::If: return "if (" + to_kite(*s.expr) + ")";
-    case StmtKind::Case: return "case (" + to_kite(*s.expr) + ")";
-    case StmtKind::Then: return "then";
-    case StmtKind::While: return "while (" + to_kite(*s.expr) + ")";
-    case StmtKind::For:
-    case StmtKind::Map: {
-      std::string index = s.index_var && !s.index_var->is_temp ? "[" + s.index_var->name + "]" : "";
-      return std::string(s.kind == StmtKind::For ? "for" : "map") + " (" + s.elem_var->name + " = " +
-             to_kite(*s.expr) + index + ")";
-    }
-    case StmtKind::Block: return "{ ... }";
-  }
-  return "<statement>";
-}
 
 }  // namespace kite::ast

@@ -322,30 +322,6 @@ std::vector<VarDecl *> bound_vars(const Stmt &s) {
   return out;
 }
 
-std::vector<const StmtList *> nested_lists(const Stmt &s) {
-  switch (s.kind) {
-    case StmtKind::If:
-    case StmtKind::Then:
-      return {&s.body, &s.else_body};
-    case StmtKind::For:
-    case StmtKind::Map:
-    case StmtKind::While:
-      return {&s.body};
-    case StmtKind::Case: {
-      std::vector<const StmtList *> out;
-      for (const CaseBranch &b : s.branches) out.push_back(&b.body);
-      return out;
-    }
-    case StmtKind::Let:
-    case StmtKind::Set:
-    case StmtKind::Do:
-    case StmtKind::Call:
-    case StmtKind::Return:
-      return {};
-  }
-  return {};
-}
-
 void Visitor::visit(const Stmt &s) {
   if (s.target) visit(*s.target);
   if (s.expr) visit(*s.expr);

@@ -115,8 +115,6 @@ Program to_anf(ast::Program &&program, TypeContext &types);
 // The variables a statement binds: a Let's, a loop's collection, index and
 // element, a case's binders.
 std::vector<VarDecl *> bound_vars(const Stmt &s);
-// The statement lists nested in s: branches, loop bodies, then's two sides.
-std::vector<const StmtList *> nested_lists(const Stmt &s);
 
 // The one way to walk ANF: a visitor whose defaults visit every child, in
 // order (a statement's target, its expression, then its body, its else side
