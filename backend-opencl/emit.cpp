@@ -881,7 +881,8 @@ class Emitter {
       line(s, ind + 2, slot(st.coll_var) + " = " + expr(*st.expr) + ";");
       line(s, ind + 2, fmt::format("int n = {};", loop_length(st)));
       const std::vector<const Expr *> indices =
-          options_.bounds_checks ? bounds::hoistable(*p_.tasks[task_].source, st) : std::vector<const Expr *>{};
+          options_.bounds_checks ? bounds::hoistable(*p_.tasks[task_].source, st)
+                                 : std::vector<const Expr *>{};
       if (!indices.empty()) {
         // The loop without the checks ir/bounds proved needless, if the
         // proof holds; else as written. (Only an innermost loop has a
@@ -1501,8 +1502,8 @@ class Emitter {
     std::vector<const VarDecl *> promoted;
     std::string decls;
     for (const VarDecl *v : lv.used) {
-      // An element is its collection's, held already; so are the variables
-      // of an enclosing loop's.
+      // An element reads its collection, held here; a variable an enclosing
+      // loop holds stays where it is.
       if (element_of(v) || locals_.count(v)) continue;
       decls += fmt::format("{} v{} = {}; ", c_type(v->type->forced()), v->id, slot(v));
       promoted.push_back(v);

@@ -434,18 +434,25 @@ void for_each_expr(const StmtList &list, const std::function<void(const Expr &)>
   EachExpr(fn).visit(list);
 }
 
+namespace {
+struct EachRewrite : Mutator {
+  explicit EachRewrite(const std::function<void(ExprPtr &)> &f) : fn(f) {}
+  using Mutator::visit;
+  void visit(ExprPtr &e) override {
+    if (!e) return;
+    Mutator::visit(e);
+    fn(e);
+  }
+  const std::function<void(ExprPtr &)> &fn;
+};
+}  // namespace
+
 void rewrite_exprs(StmtList &list, const std::function<void(ExprPtr &)> &fn) {
-  struct Each : Mutator {
-    explicit Each(const std::function<void(ExprPtr &)> &f) : fn(f) {}
-    using Mutator::visit;
-    void visit(ExprPtr &e) override {
-      if (!e) return;
-      Mutator::visit(e);
-      fn(e);
-    }
-    const std::function<void(ExprPtr &)> &fn;
-  };
-  Each(fn).visit(list);
+  EachRewrite(fn).visit(list);
+}
+
+void rewrite_exprs(ExprPtr &e, const std::function<void(ExprPtr &)> &fn) {
+  EachRewrite(fn).visit(e);
 }
 
 bool is_task_call(const Expr &e) {

@@ -318,10 +318,11 @@ class Mutator {
 // `list`), parents first, as Visitor walks them.
 void for_each_expr(const Expr &e, const std::function<void(const Expr &)> &fn);
 void for_each_expr(const StmtList &list, const std::function<void(const Expr &)> &fn);
-// Calls fn on every expression in the statements of `list`, an expression's
-// parts before it, as Mutator walks them; fn may replace the expression it
-// is given.
+// Calls fn on every expression in the statements of `list` (or on e and
+// every expression inside it), an expression's parts before it, as Mutator
+// walks them; fn may replace the expression it is given.
 void rewrite_exprs(StmtList &list, const std::function<void(ExprPtr &)> &fn);
+void rewrite_exprs(ExprPtr &e, const std::function<void(ExprPtr &)> &fn);
 
 // True if e itself is a call of a task (after checking: anything called
 // that is not a built-in, a named task or a task value).

@@ -13,24 +13,14 @@ namespace {
 
 class Lifter {
  public:
-  Lifter(TypeContext &types) : types_(types) {}
+  explicit Lifter(TypeContext &types) : types_(types) {}
 
-  // Lifts what `list` holds, innermost first.
+  // Lifts what `list` (or e) holds, innermost first.
   void lift(StmtList &list) {
-    rewrite_exprs(list, [&](ExprPtr &e) { lift(*e); });
+    rewrite_exprs(list, [&](ExprPtr &x) { lift(*x); });
   }
-  void lift_all(ExprPtr &e) {
-    struct One : Mutator {
-      explicit One(Lifter &l) : lifter(l) {}
-      using Mutator::visit;
-      void visit(ExprPtr &e) override {
-        if (!e) return;
-        Mutator::visit(e);
-        lifter.lift(*e);
-      }
-      Lifter &lifter;
-    };
-    One(*this).visit(e);
+  void lift(ExprPtr &e) {
+    rewrite_exprs(e, [&](ExprPtr &x) { lift(*x); });
   }
 
   std::vector<std::unique_ptr<TaskDecl>> lifted;
@@ -82,7 +72,7 @@ class Lifter {
 void lift_anonymous_tasks(Program &program, TypeContext &types) {
   Lifter l(types);
   for (auto &v : program.values)
-    if (v->init) l.lift_all(v->init);
+    if (v->init) l.lift(v->init);
   for (auto &t : program.tasks) l.lift(t->body);
   for (auto &t : l.lifted) {
     t->id = int(program.tasks.size());

@@ -155,7 +155,9 @@ class Lowering {
 
   // A direct map's body as inline ops (ir/direct_maps.h): its calls
   // report to the body's graph and store their results as `plan` says.
-  std::vector<Op> direct_ops(const ntg::Graph &g, const direct_maps::Plan &plan, int body) {
+  // `calls` counts the calls (the events the body's graph waits for).
+  std::vector<Op> direct_ops(const ntg::Graph &g, const direct_maps::Plan &plan, int body,
+                             int &calls) {
     std::vector<Op> ops;
     for (auto &np : g.nodes) {
       const ntg::Node &n = *np;
@@ -169,11 +171,12 @@ class Lowering {
         NodeInfo &info = p_.nodes[n.id];
         info.graph = body;
         info.direct = true;
+        calls += 1;
         if (auto store = plan.store_of.find(n.id); store != plan.store_of.end())
           info.store = store->second;
       } else if (n.kind == ntg::NodeKind::If || n.kind == ntg::NodeKind::Case) {
         op.kind = n.kind == ntg::NodeKind::If ? OpKind::If : OpKind::Case;
-        for (auto &sub : n.graphs) op.inline_ops.push_back(direct_ops(*sub, plan, body));
+        for (auto &sub : n.graphs) op.inline_ops.push_back(direct_ops(*sub, plan, body, calls));
       } else {
         op = make_op(n);
       }
@@ -187,13 +190,13 @@ class Lowering {
     if (!direct_maps::find(node, p_.nodes.size(), plan)) return false;
     const ntg::Graph &g = *node.graphs[0];
     const anf::Stmt &st = *node.stmt;
-    std::vector<Op> ops = direct_ops(g, plan, g.id);
+    int calls = 0;
+    std::vector<Op> ops = direct_ops(g, plan, g.id, calls);
     Graph &bg = p_.graphs[g.id];
     bg.id = g.id;
     bg.task = task_;
     bg.outstanding_slot = next_slot_++;
-    bg.outstanding_init = 0;
-    for (const NodeInfo &info : p_.nodes) bg.outstanding_init += info.graph == g.id;
+    bg.outstanding_init = calls;
     bg.end = GraphEnd::Chunk;
     bg.end_node = node.id;
     bg.end_slot = op.counter_slot;
