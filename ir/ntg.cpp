@@ -156,30 +156,27 @@ class Builder {
     n->id = p_.num_nodes++;
     n->stmt = &s;
     Dep &d = n->dep;
+    // (3), (4): what an assignment's target determines and what determines it.
+    auto assigns = [&](const Expr &target) {
+      auto [determined, determining] = flvs(target);
+      d.y = determined;
+      d.x = determined;
+      d.x.insert(determining.begin(), determining.end());
+    };
     switch (s.kind) {
       case StmtKind::Call:  // (2), and (3) for its target
         n->spawns = true;
         d.arrow = Arrow::Par;
-        if (s.target) {
-          auto [determined, determining] = flvs(*s.target);
-          d.y = determined;
-          d.x = determined;
-          d.x.insert(determining.begin(), determining.end());
-        }
+        if (s.target) assigns(*s.target);
         for (size_t i = 0; i < s.expr->children.size(); ++i) free_vars(*s.expr->children[i], d.x);
         break;
       case StmtKind::Do:  // (6)
         free_vars(*s.expr, d.x);
         break;
-      case StmtKind::Set: {
-        // (3), (4): what the target determines and what determines it.
-        auto [determined, determining] = flvs(*s.target);
-        d.y = determined;
-        d.x = determined;
-        d.x.insert(determining.begin(), determining.end());
+      case StmtKind::Set:
+        assigns(*s.target);
         free_vars(*s.expr, d.x);
         break;
-      }
       case StmtKind::Let:  // (5)
         if (s.expr) free_vars(*s.expr, d.x);
         for (ast::VarDecl *v : s.vars) d.y.insert(v->id);
