@@ -710,8 +710,21 @@ class Emitter {
   // Block w of this record has one event fewer to wait for.
   std::string ready_when_last(const cps::Block &w) {
     if (w.counter_init == 1) return fmt::format("kite_ready(c, rec, {});", w.code);
-    return fmt::format("if (atomic_dec(KITE_COUNTER(f, {})) == 1) kite_ready(c, rec, {});",
+    return fmt::format("if (kite_dec(0, KITE_COUNTER(f, {})) == 1) kite_ready(c, rec, {});",
                        w.counter_slot, w.code);
+  }
+
+  // Whether the first hand-over that notifying these blocks of graph g
+  // makes is a kite_dec (whose acquire-release KITE_DEC_FENCE leans on):
+  // a counted block's, a tail call's counters', or, with nothing to notify,
+  // the graph's count. A block that waits for one event is queued at once.
+  bool dec_first(const std::vector<int> &notify, const std::vector<const cps::Block *> &tails,
+                 const cps::Graph &g) const {
+    for (int b : notify) {
+      const cps::Block &w = p_.blocks[b];
+      if (std::find(tails.begin(), tails.end(), &w) == tails.end()) return w.counter_init != 1;
+    }
+    return !tails.empty() || counted(g);
   }
 
   // The same inside kite_signal, where `*own` may hold: once the block is
@@ -1074,8 +1087,11 @@ class Emitter {
     // kite_finish fence before they hand anything over).
     if (!b.notify.empty()) {
       share_record(s, ind);  // a block of this record may start elsewhere
-      line(s, ind, own_ ? "if (!own) KITE_FENCE();" : "KITE_FENCE();");
       std::vector<const cps::Block *> tails = tail_blocks(b.notify, b.graph);
+      const char *fence = dec_first(b.notify, tails, p_.graphs[b.graph])
+                              ? (own_ ? "KITE_DEC_FENCE(own);" : "KITE_DEC_FENCE(0);")
+                              : (own_ ? "if (!own) KITE_FENCE();" : "KITE_FENCE();");
+      line(s, ind, fence);
       for (int n : b.notify) {
         const cps::Block &w = p_.blocks[n];
         if (std::find(tails.begin(), tails.end(), &w) == tails.end()) line(s, ind, ready_when_last(w));
@@ -1085,7 +1101,9 @@ class Emitter {
     // What this block made ready went on this lane's stack, if the record
     // is still private (KITE_OWN).
     line(s, ind, "if (!own) own = KITE_OWN(c, rec);");
-    if (b.notify.empty()) line(s, ind, "if (!own) KITE_FENCE();");
+    // The signal's graph either counts this event off with a kite_dec, which
+    // releases what this block wrote (KITE_DEC_FENCE), or fences itself.
+    if (b.notify.empty()) line(s, ind, "KITE_DEC_FENCE(own);");
     line(s, ind, fmt::format("{{ int d = kite_signal(c, rec, -1, 0, {}, {}); if (d >= 0) kite_finish(c, d, own); }}",
                              b.graph, "&own"));
   }
@@ -1470,8 +1488,8 @@ class Emitter {
     emit_ops(op.inline_ops[0], s, ind + 2);
     line(s, ind, "}");
     for (const VarDecl *v : vars) locals_.erase(v);
-    line(s, ind, "KITE_FENCE();");
-    line(s, ind, fmt::format("if (atomic_sub(KITE_COUNTER(f, {}), KITE_SPAWN_COUNT - spawned) == "
+    line(s, ind, "KITE_DEC_FENCE(0);");
+    line(s, ind, fmt::format("if (kite_sub(KITE_COUNTER(f, {}), KITE_SPAWN_COUNT - spawned) == "
                              "KITE_SPAWN_COUNT - spawned) {{",
                              g.outstanding_slot));
     // Every call has returned: end the chunk as a returning call would.
@@ -1640,7 +1658,7 @@ class Emitter {
         s << fmt::format("    case {}: /* detached from loop n{} */\n", n, info.detached_from);
         line(s, 6, fmt::format("if (kite_dec(*own, KITE_COUNTER(f, {})) != 1) return -1;",
                                info.detached_slot));
-        line(s, 6, "if (!*own) KITE_FENCE();");
+        line(s, 6, "KITE_DEC_FENCE(*own);");
         line(s, 6, fmt::format("node = {}; graph = -1; continue;", info.detached_from));
       }
       if (info.graph < 0) continue;
@@ -1664,9 +1682,12 @@ class Emitter {
       }
       if (info.target) {
         line(s, 6, slot(info.target) + " = " + from_bits(info.target->type, "bits") + ";");
-        line(s, 6, "if (!*own) KITE_FENCE();");
       }
       std::vector<const cps::Block *> tails = tail_blocks(info.notify, info.graph);
+      // The result stored, before whoever runs the waiting block reads it.
+      if (info.target)
+        line(s, 6, dec_first(info.notify, tails, p_.graphs[info.graph]) ? "KITE_DEC_FENCE(*own);"
+                                                                        : "if (!*own) KITE_FENCE();");
       for (int b : info.notify) {
         const cps::Block &w = p_.blocks[b];
         if (std::find(tails.begin(), tails.end(), &w) == tails.end())
@@ -1688,7 +1709,9 @@ class Emitter {
       // While *own holds, no other lane signalled here: nothing to see. A
       // graph end that queues a block of this record fences for it.
       const bool queues = g.end != cps::GraphEnd::Task && g.end != cps::GraphEnd::Node;
-      line(s, 6, queues ? "KITE_FENCE();" : "if (!*own) KITE_FENCE();");
+      line(s, 6, queues        ? "KITE_FENCE();"
+                 : counted(g) ? "KITE_DEC_FENCE(*own);"  // the acquire of that kite_dec
+                              : "if (!*own) KITE_FENCE();");
       switch (g.end) {
         case cps::GraphEnd::Task:
           task_ = g.task;

@@ -66,6 +66,19 @@
 #define KITE_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
 #define KITE_FENCE_SC() mem_fence(CLK_GLOBAL_MEM_FENCE)
 #endif
+/* The fence on either side of a signal's shared decrement (kite_dec with
+ * `own` false), the release of this lane's writes before it or the acquire
+ * of the others' after it. On NVIDIA kite_dec's atomic is itself
+ * acquire-release (PTX atom.acq_rel: one MEMBAR and one L1 invalidation,
+ * where a fence on each side cost two of each; fib(40) 269 -> 211 ms on an
+ * H200), so these are empty there. kitec emits KITE_DEC_FENCE only next to a
+ * kite_dec, or where the next hand-over is a kite_dec or a queue's own
+ * (docs/design.md, "Device-wide ordering"). */
+#if defined(KITE_NVIDIA)
+#define KITE_DEC_FENCE(own)
+#else
+#define KITE_DEC_FENCE(own) if (!(own)) KITE_FENCE()
+#endif
 
 /* Lanes per worker: 1 on a CPU, the SIMD width on a GPU (kite-run passes
  * -DKITE_LANES). A worker of W lanes is a work-group of W work-items; see
@@ -871,7 +884,25 @@ int kite_dec(int own, volatile __global int *p) {
     *p = v - 1;
     return v;
   }
+#if defined(KITE_NVIDIA)
+  int v; /* an acquire-release decrement: KITE_DEC_FENCE */
+  asm volatile("atom.acq_rel.gpu.global.add.s32 %0, [%1], -1;" : "=r"(v) : "l"(p) : "memory");
+  return v;
+#else
   return atomic_dec(p);
+#endif
+}
+
+/* n events fewer on counter p, shared; returns the count before. Like
+ * kite_dec's, the atomic is acquire-release on NVIDIA (KITE_DEC_FENCE). */
+int kite_sub(volatile __global int *p, int n) {
+#if defined(KITE_NVIDIA)
+  int v;
+  asm volatile("atom.acq_rel.gpu.global.add.s32 %0, [%1], %2;" : "=r"(v) : "l"(p), "r"(-n) : "memory");
+  return v;
+#else
+  return atomic_sub(p, n);
+#endif
 }
 
 /* Record `rec`'s task has finished: hand its result to the node of its caller
@@ -879,7 +910,7 @@ int kite_dec(int own, volatile __global int *p) {
  * made every signal of rec's task's last block, so it has seen every write. */
 KITE_OUT_OF_LINE void kite_finish(kite_ctx *c, int rec, int own) {
   for (;;) {
-    if (!own) KITE_FENCE(); /* see every write made before the last signal */
+    KITE_DEC_FENCE(own); /* see every write made before the last signal (a kite_dec) */
     kite_rec f = KITE_REC(c, rec);
     long link = f[0];
     long bits = f[1];
