@@ -651,22 +651,11 @@ class Emitter {
   }
 
   // A counter that waits for one event needs no atomic: that event is the
-  // last. A graph's counter counts its blocks, so it waits for one event
-  // only when the graph is its entry block alone (a direct map's counter
-  // counts calls and is never skipped).
+  // last. A graph's counter counts its blocks and its parallel nodes but
+  // those that a block waits for (cps::NodeInfo::implied), so it may wait
+  // for one event (a direct map's counter counts calls, never skipped).
   static bool counted(const cps::Graph &g) {
     return g.outstanding_init != 1 || g.end == cps::GraphEnd::Chunk;
-  }
-
-  // Whether block w makes a tail call: its callee then takes over this
-  // record, counters and all.
-  static bool takes_over(const std::vector<cps::Op> &ops) {
-    for (const cps::Op &op : ops) {
-      if (op.kind == cps::OpKind::Spawn && op.tail) return true;
-      for (const auto &part : op.inline_ops)
-        if (takes_over(part)) return true;
-    }
-    return false;
   }
 
   // The blocks of `notify` that make a tail call in graph `graph`. Nothing
@@ -678,7 +667,7 @@ class Emitter {
     std::vector<const cps::Block *> out;
     for (int b : notify) {
       const cps::Block &w = p_.blocks[b];
-      if (w.graph == graph && takes_over(w.ops)) out.push_back(&w);
+      if (w.graph == graph && cps::takes_over(w.ops)) out.push_back(&w);
     }
     return out;
   }
@@ -731,14 +720,17 @@ class Emitter {
   // queued it may run anywhere, and the caller's `own` holds after it only
   // while the record is private (KITE_OWN: the block went on this lane's
   // stack).
-  std::string ready_when_last_in_signal(const cps::Block &w) {
+  // `last`: nothing of the record is touched after it (an implied node's
+  // last notification: the block it queues may end the task and free the
+  // record at once), so `own` is not read again.
+  std::string ready_when_last_in_signal(const cps::Block &w, bool last = false) {
+    const char *again = last ? "" : " *own = KITE_OWN(c, rec);";
     if (w.counter_init == 1)
-      return fmt::format(
-          "if (*own) KITE_READY_FENCE(); kite_ready(c, rec, {}); *own = KITE_OWN(c, rec);", w.code);
+      return fmt::format("if (*own) KITE_READY_FENCE(); kite_ready(c, rec, {});{}", w.code, again);
     return fmt::format(
         "if (kite_dec(*own, KITE_COUNTER(f, {})) == 1) {{ if (*own) KITE_READY_FENCE(); "
-        "kite_ready(c, rec, {}); *own = KITE_OWN(c, rec); }}",
-        w.counter_slot, w.code);
+        "kite_ready(c, rec, {});{} }}",
+        w.counter_slot, w.code, again);
   }
 
   void emit_graph_start(int graph, std::ostream &s, int ind) {
@@ -1688,13 +1680,17 @@ class Emitter {
       if (info.target)
         line(s, 6, dec_first(info.notify, tails, p_.graphs[info.graph]) ? "KITE_DEC_FENCE(*own);"
                                                                         : "if (!*own) KITE_FENCE();");
-      for (int b : info.notify) {
-        const cps::Block &w = p_.blocks[b];
+      for (size_t k = 0; k < info.notify.size(); ++k) {
+        const cps::Block &w = p_.blocks[info.notify[k]];
         if (std::find(tails.begin(), tails.end(), &w) == tails.end())
-          line(s, 6, ready_when_last_in_signal(w));
+          line(s, 6, ready_when_last_in_signal(w, info.implied && k + 1 == info.notify.size()));
       }
       if (!tails.empty())
         ready_tail_blocks(tails, p_.graphs[info.graph], "*own", "*own = 0; return -1;", s, 6);
+      if (info.implied) {
+        line(s, 6, "return -1; /* the blocks it notified count for it */");
+        continue;
+      }
       line(s, 6, fmt::format("graph = {};", info.graph));
       line(s, 6, "break;");
     }

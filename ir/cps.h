@@ -111,7 +111,9 @@ struct Graph {
   int id = -1;
   int task = -1;
   int outstanding_slot = -1;
-  int outstanding_init = 0;  // parallel nodes + blocks
+  // The events it waits for: its parallel nodes and blocks, less the
+  // implied nodes (NodeInfo::implied).
+  int outstanding_init = 0;
   GraphEnd end = GraphEnd::Task;
   int end_node = -1;
   int end_block = -1;
@@ -133,6 +135,8 @@ struct NodeInfo {  // a parallel node: a Spawn or a parallel If
   // (`c <- t`, c the map's element) when it arrives; null: dropped.
   const anf::Stmt *store = nullptr;
   bool direct = false;
+  // Implied by the end of a block it notifies: it counts towards no graph.
+  bool implied = false;
 };
 
 struct Task {
@@ -163,6 +167,9 @@ struct Program {
 };
 
 Program lower(const ntg::Program &graphs);
+// Whether these ops make a tail call: the callee then takes over the
+// record, counters and all.
+bool takes_over(const std::vector<Op> &ops);
 void dump(const Program &p, std::ostream &out);
 
 }  // namespace kite::cps

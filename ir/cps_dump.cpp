@@ -125,7 +125,8 @@ void dump(const Program &p, std::ostream &out) {
       if (info.graph < 0 || p.graphs[info.graph].task != int(&t - p.tasks.data())) continue;
       out << "  n" << n << " signals";
       for (int b : info.notify) out << " b" << b;
-      out << " g" << info.graph << "\n";
+      if (info.implied) out << " (which count for it in g" << info.graph << ")\n";
+      else out << " g" << info.graph << "\n";
     }
   }
 }

@@ -139,7 +139,8 @@ void verify(const cps::Program &p) {
       if (!n.notify.empty()) internal_error("a detached call is waited for");
       continue;
     }
-    parallel_nodes[n.graph] += 1;
+    if (n.implied && n.notify.empty()) internal_error("an implied node notifies no block");
+    parallel_nodes[n.graph] += !n.implied;
     for (int b : n.notify) signals[b] += 1;
   }
   for (const cps::Block &b : p.blocks) {
