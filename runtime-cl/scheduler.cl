@@ -70,7 +70,7 @@
  * `own` false), the release of this lane's writes before it or the acquire
  * of the others' after it. On NVIDIA kite_dec's atomic is itself
  * acquire-release (PTX atom.acq_rel: one MEMBAR and one L1 invalidation,
- * where a fence on each side cost two of each; fib(40) 269 -> 211 ms on an
+ * where a fence on each side cost two of each; fib(40) 263 -> 207 ms on an
  * H200), so these are empty there. kitec emits KITE_DEC_FENCE only next to a
  * kite_dec, or where the next hand-over is a kite_dec or a queue's own
  * (docs/design.md, "Device-wide ordering"). */
