@@ -875,26 +875,8 @@ void kite_map_ctx(kite_ctx *c, __global long *pool, __global int *ctl, __global 
   c->trace_cap = 0;
 }
 
-/* One event fewer on counter p; returns the count before. `own`: no other
- * lane can reach p's record now (its task's entry block has made nothing of
- * it runnable elsewhere yet), so a plain decrement does. */
-int kite_dec(int own, volatile __global int *p) {
-  if (own) {
-    int v = *p;
-    *p = v - 1;
-    return v;
-  }
-#if defined(KITE_NVIDIA)
-  int v; /* an acquire-release decrement: KITE_DEC_FENCE */
-  asm volatile("atom.acq_rel.gpu.global.add.s32 %0, [%1], -1;" : "=r"(v) : "l"(p) : "memory");
-  return v;
-#else
-  return atomic_dec(p);
-#endif
-}
-
-/* n events fewer on counter p, shared; returns the count before. Like
- * kite_dec's, the atomic is acquire-release on NVIDIA (KITE_DEC_FENCE). */
+/* n events fewer on counter p, shared; returns the count before. On NVIDIA
+ * the atomic is acquire-release (KITE_DEC_FENCE). */
 int kite_sub(volatile __global int *p, int n) {
 #if defined(KITE_NVIDIA)
   int v;
@@ -903,6 +885,18 @@ int kite_sub(volatile __global int *p, int n) {
 #else
   return atomic_sub(p, n);
 #endif
+}
+
+/* One event fewer on counter p; returns the count before. `own`: no other
+ * lane can reach p's record now (its task's entry block has made nothing of
+ * it runnable elsewhere yet), so a plain decrement does; else kite_sub's. */
+int kite_dec(int own, volatile __global int *p) {
+  if (own) {
+    int v = *p;
+    *p = v - 1;
+    return v;
+  }
+  return kite_sub(p, 1);
 }
 
 /* Record `rec`'s task has finished: hand its result to the node of its caller
