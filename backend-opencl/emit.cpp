@@ -1090,6 +1090,9 @@ class Emitter {
       }
       if (!tails.empty()) ready_tail_blocks(tails, p_.graphs[b.graph], own_ ? "own" : "0", "return;", s, ind);
     }
+    // Its graph does not count its end (cps::Block::end_implied): the
+    // event its last op started may already have ended the task.
+    if (b.end_implied) return;
     // What this block made ready went on this lane's stack, if the record
     // is still private (KITE_OWN).
     line(s, ind, "if (!own) own = KITE_OWN(c, rec);");

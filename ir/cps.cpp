@@ -397,6 +397,36 @@ void imply_waited_nodes(Program &p) {
   }
 }
 
+// A block that does nothing after its last op, when that op starts an
+// event of the block's own graph, ends before that event happens: the
+// graph's counter need not count the block's end, since it cannot reach
+// zero before that event, which comes after everything the block did.
+// The event is a call's or a parallel if's or case's node, counted in the
+// graph, or implied by the blocks that wait for it (which run after it),
+// so that some counted event comes later still. A branch whose completion
+// happens inline (a call-free branch taken) may then finish the task inside
+// the op: nothing of the block runs after it. As for implied nodes, only
+// graphs that end a task or a node, and none with a block that makes a tail
+// call (its callee takes the counters over).
+void imply_block_ends(Program &p) {
+  for (Block &b : p.blocks) {
+    if (b.kind != BlockKind::Normal || !b.notify.empty() || b.ops.empty()) continue;
+    Graph &g = p.graphs[b.graph];
+    if (g.end != GraphEnd::Task && g.end != GraphEnd::Node) continue;
+    bool tail = false;
+    for (int other : g.blocks) tail |= takes_over(p.blocks[other].ops);
+    if (tail) continue;
+    const Op &last = b.ops.back();
+    const bool starts = (last.kind == OpKind::Spawn && !last.tail) ||
+                        ((last.kind == OpKind::If || last.kind == OpKind::Case) && last.parallel);
+    if (!starts || last.node < 0) continue;
+    const NodeInfo &n = p.nodes[last.node];
+    if (n.graph != b.graph || n.direct) continue;
+    b.end_implied = true;
+    g.outstanding_init -= 1;
+  }
+}
+
 }  // namespace
 
 Program lower(const ntg::Program &graphs) {
@@ -405,6 +435,7 @@ Program lower(const ntg::Program &graphs) {
   Lowering l(p, graphs);
   for (auto &tg : graphs.tasks) l.lower_task(tg);
   imply_waited_nodes(p);
+  imply_block_ends(p);
   return p;
 }
 

@@ -87,6 +87,10 @@ struct Block {
   std::vector<Op> ops;
   std::vector<int> notify;  // blocks whose counters this block's end decrements
   Op loop;  // Step, Split: a copy of the loop's op
+  // Its end counts towards no graph: its last op starts an event of its
+  // graph that is counted (or implied by one that is) and comes after it,
+  // and the block does nothing after that op.
+  bool end_implied = false;
 };
 
 // What happens when all of a graph's events have happened.
@@ -112,7 +116,8 @@ struct Graph {
   int task = -1;
   int outstanding_slot = -1;
   // The events it waits for: its parallel nodes and blocks, less the
-  // implied nodes (NodeInfo::implied).
+  // implied nodes (NodeInfo::implied) and the blocks whose end is implied
+  // (Block::end_implied).
   int outstanding_init = 0;
   GraphEnd end = GraphEnd::Task;
   int end_node = -1;

@@ -111,6 +111,7 @@ void dump(const Program &p, std::ostream &out) {
           out << ", then signals";
           for (int n : blk.notify) out << " b" << n;
         }
+        if (blk.end_implied) out << ", its end implied by its last op's";
         out << "\n";
         dump_ops(blk.ops, 6, out);
       }

@@ -151,9 +151,18 @@ void verify(const cps::Program &p) {
       internal_error(fmt::format("continuation b{} waits for {} events but {} signal it", b.id,
                                  b.counter_init, signals[b.id]));
   }
+  std::vector<int> implied_ends(p.graphs.size(), 0);
+  for (const cps::Block &b : p.blocks) {
+    if (!b.end_implied) continue;
+    if (!b.notify.empty() || b.ops.empty() || b.ops.back().node < 0 ||
+        p.nodes[b.ops.back().node].graph != b.graph)
+      internal_error(fmt::format("block b{}'s end is implied by no event of its graph", b.id));
+    implied_ends[b.graph] += 1;
+  }
   for (const cps::Graph &g : p.graphs) {
     if (g.id < 0) continue;
-    int expected = parallel_nodes[g.id] + int(g.blocks.size());
+    int expected = parallel_nodes[g.id] + int(g.blocks.size()) - implied_ends[g.id];
+    if (expected < 1) internal_error(fmt::format("graph g{} waits for no event", g.id));
     if (g.outstanding_init != expected)
       internal_error(fmt::format("graph g{} waits for {} events, not {}", g.id, g.outstanding_init,
                                  expected));
