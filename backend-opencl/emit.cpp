@@ -1597,6 +1597,36 @@ class Emitter {
         << inline_switch.str() << "#endif\n\n";
   }
 
+  // The parameters that the task never assigns are read once, at the start
+  // of each block that names them, into C variables p<id>: on a GPU a
+  // record slot is volatile, and each read of it a trip to the L2 cache
+  // that a loop would make again at each iteration. Nothing else writes
+  // them: a call's result, a map's element and a counter have slots of
+  // their own, and a tail call reads its arguments before it writes the
+  // callee's parameters, then returns.
+  std::vector<const VarDecl *> hold_params(const cps::Block &b, std::ostream &s, int ind) {
+    const anf::Task &task = *p_.tasks[task_].source;
+    vars::VarSet written, named;
+    vars::collect(task.body, vars::Use::Written, written);
+    if (b.kind == cps::BlockKind::Normal) {
+      for (const cps::Op &op : b.ops)
+        if (op.stmt) vars::collect(*op.stmt, vars::Use::Any, named);
+    } else if (b.kind == cps::BlockKind::Split || b.kind == cps::BlockKind::Next) {
+      // A map's chunk record holds the variables its iterations read.
+      for (int v : b.loop.copy_vars) named.insert(task.vars[size_t(v)]);
+    }
+    std::vector<const VarDecl *> held;
+    std::string decls;
+    for (const VarDecl *v : task.decl->param_vars) {
+      if (written.count(v) || !named.count(v) || locals_.count(v)) continue;
+      decls += fmt::format("const {} p{} = {}; ", c_type(v->type->forced()), v->id, slot(v));
+      held.push_back(v);
+    }
+    if (!decls.empty()) line(s, ind, decls);
+    for (const VarDecl *v : held) locals_[v] = fmt::format("p{}", v->id);
+    return held;
+  }
+
   // One block's code, as a braced statement that returns at its end.
   std::string block_body(const cps::Block &b) {
     std::ostringstream s;
@@ -1617,10 +1647,11 @@ class Emitter {
     line(s, 4, fmt::format("int own = {};", task_entry ? "1" : plain ? "KITE_OWN(c, rec)" : "0"));
     if (b.kind == cps::BlockKind::Step) {
       emit_step(b, s);
-    } else if (b.kind == cps::BlockKind::Split) {
-      emit_split(b, s);
-    } else if (b.kind == cps::BlockKind::Next) {
-      emit_next_iteration(b, s);
+    } else if (b.kind == cps::BlockKind::Split || b.kind == cps::BlockKind::Next) {
+      std::vector<const VarDecl *> held = hold_params(b, s, 4);
+      if (b.kind == cps::BlockKind::Split) emit_split(b, s);
+      else emit_next_iteration(b, s);
+      for (const VarDecl *v : held) locals_.erase(v);
     } else {
       if (task_entry) {
         line(s, 4, "c->n_tasks += 1;");
@@ -1629,8 +1660,10 @@ class Emitter {
         line(s, 4, "c->n_conts += 1;");
       }
       if (task_entry || b.starts_graph) emit_graph_start(b.graph, s, 4);
+      std::vector<const VarDecl *> held = hold_params(b, s, 4);
       emit_ops(b.ops, s, 4);
       emit_block_end(b, s, 4);
+      for (const VarDecl *v : held) locals_.erase(v);
     }
     line(s, 4, "return;");
     s << "  }\n";

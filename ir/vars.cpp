@@ -36,6 +36,8 @@ class Collector : public anf::Visitor {
 
 void collect(const anf::StmtList &list, Use use, VarSet &out) { Collector(use, out).visit(list); }
 
+void collect(const Stmt &st, Use use, VarSet &out) { Collector(use, out).visit(st); }
+
 void collect(const Expr &e, VarSet &out) { Collector(Use::Any, out).visit(e); }
 
 LoopVars loop_vars(const anf::Task &task, const anf::Stmt &loop, bool chunk) {

@@ -29,6 +29,8 @@ enum class Use {
 // Adds to `out` the variables that the statements of `list`, and the
 // statements nested in them, use as `use` says.
 void collect(const anf::StmtList &list, Use use, VarSet &out);
+// The same for one statement.
+void collect(const anf::Stmt &st, Use use, VarSet &out);
 // Adds to `out` every variable `e` names.
 void collect(const ast::Expr &e, VarSet &out);
 
