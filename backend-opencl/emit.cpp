@@ -1508,6 +1508,7 @@ class Emitter {
     std::vector<const VarDecl *> vars;  // held in C variables v<id>
     vars::VarSet written;               // stored back after the loop
     bool chunk = false;
+    std::vector<std::string> lengths;   // lengths_ keys this loop added
   };
   Promoted promote_vars(const Stmt &loop, std::ostream &s, int ind, bool chunk = false) {
     vars::LoopVars lv = vars::loop_vars(*p_.tasks[task_].source, loop, chunk);
@@ -1525,14 +1526,21 @@ class Emitter {
     for (const VarDecl *v : promoted) locals_[v] = fmt::format("v{}", v->id);
     // An array the loop does not reassign keeps its length (lengths never
     // change), so its bounds checks need not load it.
+    // So does an array parameter that the block holds (hold_params).
     std::string lens;
-    for (const VarDecl *v : promoted) {
+    std::vector<std::string> keys;
+    for (const VarDecl *v : lv.used) {
       if (v->type->forced()->kind != TypeKind::Array || lv.written.count(v)) continue;
-      lens += fmt::format("int n{} = kite_length(c, v{}); ", v->id, v->id);
-      lengths_[fmt::format("v{}", v->id)] = fmt::format("n{}", v->id);
+      const bool is_promoted = std::find(promoted.begin(), promoted.end(), v) != promoted.end();
+      if (!is_promoted && !held_.count(v)) continue;
+      std::string name = fmt::format("{}{}", is_promoted ? "v" : "p", v->id);
+      if (lengths_.count(name)) continue;  // an enclosing loop measured it
+      lens += fmt::format("int n{} = kite_length(c, {}); ", v->id, name);
+      lengths_[name] = fmt::format("n{}", v->id);
+      keys.push_back(name);
     }
     if (!lens.empty()) line(s, ind, lens);
-    return {promoted, std::move(lv.written), chunk};
+    return {promoted, std::move(lv.written), chunk, std::move(keys)};
   }
 
   // A chunk's record is freed after its loop: nothing to store back.
@@ -1543,10 +1551,8 @@ class Emitter {
     // made the run 11% slower).
     if (loop_depth_ == 0 && nest_checks_) line(s, ind, "kite_loop_faults(c);");
     if (loop_depth_ == 0) nest_checks_ = false;
-    for (const VarDecl *v : promoted.vars) {
-      locals_.erase(v);
-      lengths_.erase(fmt::format("v{}", v->id));
-    }
+    for (const VarDecl *v : promoted.vars) locals_.erase(v);
+    for (const std::string &key : promoted.lengths) lengths_.erase(key);
     std::string stores;
     for (const VarDecl *v : promoted.vars)
       if (promoted.written.count(v) && !promoted.chunk)
@@ -1623,8 +1629,18 @@ class Emitter {
       held.push_back(v);
     }
     if (!decls.empty()) line(s, ind, decls);
-    for (const VarDecl *v : held) locals_[v] = fmt::format("p{}", v->id);
+    for (const VarDecl *v : held) {
+      locals_[v] = fmt::format("p{}", v->id);
+      held_.insert(v);
+    }
     return held;
+  }
+
+  void unhold(const std::vector<const VarDecl *> &held) {
+    for (const VarDecl *v : held) {
+      locals_.erase(v);
+      held_.erase(v);
+    }
   }
 
   // One block's code, as a braced statement that returns at its end.
@@ -1651,7 +1667,7 @@ class Emitter {
       std::vector<const VarDecl *> held = hold_params(b, s, 4);
       if (b.kind == cps::BlockKind::Split) emit_split(b, s);
       else emit_next_iteration(b, s);
-      for (const VarDecl *v : held) locals_.erase(v);
+      unhold(held);
     } else {
       if (task_entry) {
         line(s, 4, "c->n_tasks += 1;");
@@ -1663,7 +1679,7 @@ class Emitter {
       std::vector<const VarDecl *> held = hold_params(b, s, 4);
       emit_ops(b.ops, s, 4);
       emit_block_end(b, s, 4);
-      for (const VarDecl *v : held) locals_.erase(v);
+      unhold(held);
     }
     line(s, 4, "return;");
     s << "  }\n";
@@ -1841,6 +1857,7 @@ class Emitter {
   }
 
   std::map<std::string, std::string> lengths_;  // array variable -> its length's C variable
+  std::set<const VarDecl *> held_;               // parameters read once per block (hold_params)
   std::set<const Expr *> in_bounds_;  // indices proved in bounds where they are emitted now
   bool nest_checks_ = false;  // the loop nest being emitted checks an element (kite_loop_elem)
   bool loop_checks_ = false;  // some loop nest does
