@@ -1532,8 +1532,8 @@ class Emitter {
     for (const VarDecl *v : lv.used) {
       if (v->type->forced()->kind != TypeKind::Array || lv.written.count(v)) continue;
       const bool is_promoted = std::find(promoted.begin(), promoted.end(), v) != promoted.end();
-      if (!is_promoted && !held_.count(v)) continue;
       std::string name = fmt::format("{}{}", is_promoted ? "v" : "p", v->id);
+      if (!is_promoted && (!held_.count(v) || locals_[v] != name)) continue;
       if (lengths_.count(name)) continue;  // an enclosing loop measured it
       lens += fmt::format("int n{} = kite_length(c, {}); ", v->id, name);
       lengths_[name] = fmt::format("n{}", v->id);
