@@ -317,6 +317,7 @@ typedef struct {
   int worker, num_workers, num_records, deque_mask, print_cap;
   long next;      /* the entry in hand, or KITE_NONE */
   int free_head;  /* private free list of records, linked through slot 0 */
+  int free_next;  /* the record after free_head (its slot 0), read ahead */
   int free_count; /* its length, up to KITE_CHUNK */
   int spare;      /* a full chunk of free records, the next most recent; -1: none */
   uint rng;
@@ -583,6 +584,7 @@ int kite_alloc(kite_ctx *c, int site) {
     if (chunk >= 0) {
       KITE_FENCE();
       c->free_head = chunk;
+      c->free_next = (int)KITE_REC(c, chunk)[0];
       c->free_count = KITE_CHUNK;
     } else {
       int base = atomic_add(&c->ctl[KITE_CTL_BUMP], KITE_CHUNK);
@@ -593,13 +595,19 @@ int kite_alloc(kite_ctx *c, int site) {
       for (int i = 0; i < KITE_CHUNK; ++i)
         KITE_REC(c, base + i)[0] = (i + 1 < KITE_CHUNK) ? (long)(base + i + 1) : -1L;
       c->free_head = base;
+      c->free_next = KITE_CHUNK > 1 ? base + 1 : -1;
       c->free_count = KITE_CHUNK;
     }
   }
+  /* The next record's link is read now and needed only at the next
+   * allocation: a GPU lane does not wait for a load until it uses the
+   * value, so two calls in a row do not wait for each other's read. */
   int r = c->free_head;
-  c->free_head = (int)KITE_REC(c, r)[0];
+  int h = c->free_next;
+  c->free_head = h;
+  c->free_next = h >= 0 ? (int)KITE_REC(c, h)[0] : -1;
   c->free_count -= 1;
-  if (c->free_head < 0) c->free_count = 0;
+  if (h < 0) c->free_count = 0;
   return r;
 }
 
@@ -609,6 +617,7 @@ int kite_alloc(kite_ctx *c, int site) {
  * the global stack. */
 void kite_free(kite_ctx *c, int r) {
   KITE_REC(c, r)[0] = (long)c->free_head;
+  c->free_next = c->free_head;
   c->free_head = r;
   c->free_count += 1;
   if (c->free_count >= KITE_CHUNK) {
