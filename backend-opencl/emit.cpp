@@ -513,7 +513,12 @@ class Emitter {
         return;
       case StmtKind::Set: emit_assign(st, s, ind); return;
       case StmtKind::Return:
-        if (st.expr) line(s, ind, "f[1] = " + to_bits(st.expr->type->forced(), expr(*st.expr)) + ";");
+        if (!st.expr) return;
+        if (finish_ahead_) {  // at most one return runs (ir/returns)
+          line(s, ind, "ret = " + to_bits(st.expr->type->forced(), expr(*st.expr)) + "; f[1] = ret; has_ret = 1;");
+          return;
+        }
+        line(s, ind, "f[1] = " + to_bits(st.expr->type->forced(), expr(*st.expr)) + ";");
         return;
       case StmtKind::Do:
         if (st.expr->kind == ExprKind::Call && st.expr->children[0]->builtin == int(Builtin::print_)) {
@@ -752,10 +757,23 @@ class Emitter {
     emit_block_end(entry, s, ind);
   }
 
+  // A signal made inline in a block finished task record d.
+  std::string finish_d() const {
+    return finish_ahead_ ? "KITE_FINISH_AHEAD(d, own, link0, has_ret, ret);" : "kite_finish(c, d, own);";
+  }
+
+  // Whether a block of graph g may finish its task: its graph, or one that
+  // it ends a node of, ends the task.
+  bool may_finish(int graph) const {
+    const cps::Graph *g = &p_.graphs[graph];
+    while (g->end == cps::GraphEnd::Node) g = &p_.graphs[p_.nodes[g->end_node].graph];
+    return g->end == cps::GraphEnd::Task;
+  }
+
   // Node `node` of this record has happened, inline in a block.
   void emit_signal_node(int node, std::ostream &s, int ind) {
-    line(s, ind, fmt::format("{{ int d = kite_signal(c, rec, {}, 0, -1, {}); if (d >= 0) kite_finish(c, d, own); }}",
-                             node, "&own"));
+    line(s, ind, fmt::format("{{ int d = kite_signal(c, rec, {}, 0, -1, {}); if (d >= 0) {} }}", node,
+                             "&own", finish_d()));
   }
 
   // The number of elements of a loop's collection, held in its slot.
@@ -1099,8 +1117,8 @@ class Emitter {
     // The signal's graph either counts this event off with a kite_dec, which
     // releases what this block wrote (KITE_DEC_FENCE), or fences itself.
     if (b.notify.empty()) line(s, ind, "KITE_DEC_FENCE(own);");
-    line(s, ind, fmt::format("{{ int d = kite_signal(c, rec, -1, 0, {}, {}); if (d >= 0) kite_finish(c, d, own); }}",
-                             b.graph, "&own"));
+    line(s, ind, fmt::format("{{ int d = kite_signal(c, rec, -1, 0, {}, {}); if (d >= 0) {} }}", b.graph,
+                             "&own", finish_d()));
   }
 
   void emit_step(const cps::Block &b, std::ostream &s) {
@@ -1289,6 +1307,8 @@ class Emitter {
     line(s, 2, "int i = (int)get_global_id(0);");
     std::map<const VarDecl *, std::string> outer_locals;
     std::swap(locals_, outer_locals);
+    const bool outer_finish_ahead = finish_ahead_;
+    finish_ahead_ = false;
     declare_accumulators(op, s, 2);
     // A reduction's work-items all reach the barriers below.
     line(s, 2, op.reduction.empty()
@@ -1324,6 +1344,7 @@ class Emitter {
       line(s, 2, "}");
     }
     std::swap(locals_, outer_locals);
+    finish_ahead_ = outer_finish_ahead;
     s << "}\n\n";
   }
 
@@ -1676,10 +1697,13 @@ class Emitter {
         line(s, 4, "c->n_conts += 1;");
       }
       if (task_entry || b.starts_graph) emit_graph_start(b.graph, s, 4);
+      finish_ahead_ = may_finish(b.graph);
+      if (finish_ahead_) line(s, 4, "const long link0 = KITE_LINK_AHEAD(f); long ret = 0; int has_ret = 0;");
       std::vector<const VarDecl *> held = hold_params(b, s, 4);
       emit_ops(b.ops, s, 4);
       emit_block_end(b, s, 4);
       unhold(held);
+      finish_ahead_ = false;
     }
     line(s, 4, "return;");
     s << "  }\n";
@@ -1849,6 +1873,9 @@ class Emitter {
   // outstanding there. own_: where the code being emitted is, `own` may
   // still be 1 (false: it is 0, or not declared).
   bool own_ = false;
+  // In a block that may finish its task: it read its link when it started
+  // (link0), and a return leaves its value in `ret` too (KITE_FINISH_AHEAD).
+  bool finish_ahead_ = false;
 
   // `own` is 0 from here on.
   void share_record(std::ostream &s, int ind) {
