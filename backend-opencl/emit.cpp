@@ -1779,11 +1779,15 @@ class Emitter {
         line(s, 6, fmt::format("if (kite_dec(*own, KITE_COUNTER(f, {})) != 1) return -1;",
                                g.outstanding_slot));
       // While *own holds, no other lane signalled here: nothing to see. A
-      // graph end that queues a block of this record fences for it.
+      // graph end that queues a block of this record fences for it. One
+      // that waits for a single event ends in the lane that made it, which
+      // has seen what the graph's other, implied events wrote (they came
+      // before it, through the acquires that ordered it after them); the
+      // node or the task that it ends hands on through a kite_dec or a
+      // fenced kite_ready, or kite_finish_at's, which release for it.
       const bool queues = g.end != cps::GraphEnd::Task && g.end != cps::GraphEnd::Node;
-      line(s, 6, queues        ? "KITE_FENCE();"
-                 : counted(g) ? "KITE_DEC_FENCE(*own);"  // the acquire of that kite_dec
-                              : "if (!*own) KITE_FENCE();");
+      if (queues) line(s, 6, "KITE_FENCE();");
+      else if (counted(g)) line(s, 6, "KITE_DEC_FENCE(*own);");  // the acquire of that kite_dec
       switch (g.end) {
         case cps::GraphEnd::Task:
           task_ = g.task;
