@@ -1554,7 +1554,8 @@ class Emitter {
       if (v->type->forced()->kind != TypeKind::Array || lv.written.count(v)) continue;
       const bool is_promoted = std::find(promoted.begin(), promoted.end(), v) != promoted.end();
       std::string name = fmt::format("{}{}", is_promoted ? "v" : "p", v->id);
-      if (!is_promoted && (!held_.count(v) || locals_[v] != name)) continue;
+      auto local = locals_.find(v);  // a map's kernel holds its variables itself
+      if (!is_promoted && (!held_.count(v) || local == locals_.end() || local->second != name)) continue;
       if (lengths_.count(name)) continue;  // an enclosing loop measured it
       lens += fmt::format("int n{} = kite_length(c, {}); ", v->id, name);
       lengths_[name] = fmt::format("n{}", v->id);
