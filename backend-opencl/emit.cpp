@@ -1634,8 +1634,10 @@ class Emitter {
   // callee's parameters, then returns.
   std::vector<const VarDecl *> hold_params(const cps::Block &b, std::ostream &s, int ind) {
     const anf::Task &task = *p_.tasks[task_].source;
-    vars::VarSet written, named;
-    vars::collect(task.body, vars::Use::Written, written);
+    auto [it, fresh] = assigned_.try_emplace(task_);
+    if (fresh) vars::collect(task.body, vars::Use::Written, it->second);
+    const vars::VarSet &written = it->second;
+    vars::VarSet named;
     if (b.kind == cps::BlockKind::Normal) {
       for (const cps::Op &op : b.ops)
         if (op.stmt) vars::collect(*op.stmt, vars::Use::Any, named);
@@ -1890,6 +1892,7 @@ class Emitter {
 
   std::map<std::string, std::string> lengths_;  // array variable -> its length's C variable
   std::set<const VarDecl *> held_;               // parameters read once per block (hold_params)
+  std::map<int, vars::VarSet> assigned_;          // by task: the variables its body assigns
   std::set<const Expr *> in_bounds_;  // indices proved in bounds where they are emitted now
   bool nest_checks_ = false;  // the loop nest being emitted checks an element (kite_loop_elem)
   bool loop_checks_ = false;  // some loop nest does

@@ -381,9 +381,10 @@ namespace {
 // node: the others (loops' bodies, maps' iterations and chunks) count
 // every event, and so does a node that notifies a block making a tail call
 // (which must find the graph's count already down, see the backend's
-// tail_blocks). Blocks keep counting: leaving out the blocks that notify
-// another as well made UTS 3.5% faster but N-queens 12% slower on an H200
-// (docs/design.md, section 5).
+// tail_blocks). Blocks that notify another keep counting: leaving them out
+// as well made UTS 3.5% faster but N-queens 12% slower on an H200
+// (docs/design.md, section 4); a block whose last op starts an event of
+// its graph does not (imply_block_ends).
 void imply_waited_nodes(Program &p) {
   for (NodeInfo &n : p.nodes) {
     if (n.graph < 0 || n.direct || n.notify.empty()) continue;
@@ -409,13 +410,14 @@ void imply_waited_nodes(Program &p) {
 // graphs that end a task or a node, and none with a block that makes a tail
 // call (its callee takes the counters over).
 void imply_block_ends(Program &p) {
+  std::vector<bool> tail(p.graphs.size(), false);  // a block of the graph makes a tail call
+  for (const Block &b : p.blocks)
+    if (b.kind == BlockKind::Normal && takes_over(b.ops)) tail[size_t(b.graph)] = true;
   for (Block &b : p.blocks) {
     if (b.kind != BlockKind::Normal || !b.notify.empty() || b.ops.empty()) continue;
     Graph &g = p.graphs[b.graph];
     if (g.end != GraphEnd::Task && g.end != GraphEnd::Node) continue;
-    bool tail = false;
-    for (int other : g.blocks) tail |= takes_over(p.blocks[other].ops);
-    if (tail) continue;
+    if (tail[size_t(b.graph)]) continue;
     const Op &last = b.ops.back();
     const bool starts = (last.kind == OpKind::Spawn && !last.tail) ||
                         ((last.kind == OpKind::If || last.kind == OpKind::Case) && last.parallel);
