@@ -1318,6 +1318,34 @@ void kite_run_narrow(kite_ctx *c, __global long *st) {
  * which every lane reaches after at most one block, and a block never
  * waits for anything; between workers every operation is lock-free. */
 
+/* Lane 0: n entries into chunk[], from a global deque upwards from index
+ * `from`, or from a ring of the local queue downwards from index `from` - 1
+ * (newest first), eight loads in flight at a time: a store waits for its
+ * load, so one entry at a time would be n trips to memory in a row. */
+void kite_take_deque(__local long *chunk, volatile __global long *q, uint from, int mask, int n) {
+  for (int i = 0; i < n; i += 8) {
+    long v[8];
+#pragma unroll
+    for (int j = 0; j < 8; ++j)
+      if (i + j < n) v[j] = q[(from + i + j) & mask];
+#pragma unroll
+    for (int j = 0; j < 8; ++j)
+      if (i + j < n) chunk[i + j] = v[j];
+  }
+}
+
+void kite_take_ring(__local long *chunk, __local long *ring, uint from, int n) {
+  for (int i = 0; i < n; i += 8) {
+    long v[8];
+#pragma unroll
+    for (int j = 0; j < 8; ++j)
+      if (i + j < n) v[j] = ring[(from - 1 - i - j) & KITE_CLASS_MASK];
+#pragma unroll
+    for (int j = 0; j < 8; ++j)
+      if (i + j < n) chunk[i + j] = v[j];
+  }
+}
+
 /* Lane 0: entries popped from this worker's global deque into chunk[at ..]. */
 int kite_pop_chunk(kite_ctx *c, int at) {
   __local kite_worker *w = c->w;
@@ -1335,7 +1363,7 @@ int kite_pop_chunk(kite_ctx *c, int at) {
   KITE_FENCE_SC();
   t = dc[KITE_DEQUE_TOP];
   if (KITE_SPAN(b, t) >= KITE_LANES) {
-    for (int i = 0; i < k; ++i) w->chunk[at + i] = q[(b + i) & c->deque_mask];
+    kite_take_deque(w->chunk + at, q, b, c->deque_mask, k);
     w->bottom = b;
     w->top_seen = t;
     return k;
@@ -1348,7 +1376,7 @@ int kite_pop_chunk(kite_ctx *c, int at) {
       w->top_seen = t;
       return 0;
     }
-    for (int i = 0; i < m; ++i) w->chunk[at + i] = q[(t + i) & c->deque_mask];
+    kite_take_deque(w->chunk + at, q, t, c->deque_mask, m);
     KITE_FENCE();
     if (atomic_cmpxchg(&dc[KITE_DEQUE_TOP], t, t + m) == t) {
       dc[KITE_DEQUE_BOTTOM] = B;
@@ -1369,7 +1397,7 @@ int kite_steal_chunk(kite_ctx *c, int victim) {
   uint b = dc[KITE_DEQUE_BOTTOM];
   if (KITE_SPAN(b, t) <= 0) return 0;
   int s = min((KITE_SPAN(b, t) + 1) / 2, KITE_LANES);
-  for (int i = 0; i < s; ++i) w->chunk[i] = q[(t + i) & c->deque_mask];
+  kite_take_deque(w->chunk, q, t, c->deque_mask, s);
   KITE_FENCE();
   if (atomic_cmpxchg(&dc[KITE_DEQUE_TOP], t, t + s) != t) return 0;
   return s;
@@ -1519,7 +1547,7 @@ void kite_schedule(kite_ctx *c, __global long *st, int *busy) {
   for (int r = 0; r < KITE_CLASSES && n < KITE_LANES; ++r) {
     int k = (first + r) & (KITE_CLASSES - 1);
     int take = min(KITE_SPAN(w->tail[k], w->head[k]), KITE_LANES - n);
-    for (int i = 0; i < take; ++i) w->chunk[n + i] = w->lq[k][(w->tail[k] - 1 - i) & KITE_CLASS_MASK];
+    kite_take_ring(w->chunk + n, w->lq[k], w->tail[k], take);
     w->tail[k] -= take;
     n += take;
   }
