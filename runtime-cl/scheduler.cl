@@ -138,9 +138,14 @@
 #endif
 
 /* Records per chunk of the free lists. Every lane keeps up to two chunks
- * of free records, so a GPU's many lanes take smaller ones. */
+ * of free records, so a GPU's many lanes take smaller ones. A wide
+ * worker's chunk is its first record, which holds the ids of the others
+ * from slot 2 on, two to a slot (slot 1 links it on a global stack): at
+ * most 16 records, fewer where records are small. */
 #if KITE_WIDE
-#define KITE_CHUNK 16
+#define KITE_CHUNK_FIT (1 + 2 * (KITE_RECORD_STRIDE - 2))
+#define KITE_CHUNK (KITE_CHUNK_FIT < 16 ? KITE_CHUNK_FIT : 16)
+#define KITE_FREE_CAP (2 * KITE_CHUNK)
 #else
 #define KITE_CHUNK 32
 #endif
@@ -291,6 +296,11 @@ typedef struct {
    * short of records takes them from here first, and only the imbalance of
    * the whole worker goes through the global stack. */
   int chunks[KITE_LOCAL_CHUNKS];
+  /* Each lane's free records, a stack of ids (free_count of them, lane l's
+   * i-th at fl[i * KITE_LANES + l], so that lanes at the same depth use
+   * different banks): an allocation is a read of local memory, and the
+   * allocations of one block do not wait for each other. */
+  int fl[KITE_FREE_CAP * KITE_LANES];
   uint round;
   uint codes[4]; /* --stats: the block codes run this round, as a bit set */
   long stat[KITE_STATS_WORDS]; /* lane 0's counts, added to stats[] when the launch ends */
@@ -512,33 +522,6 @@ int kite_take_chunk_from(kite_ctx *c, volatile __global long *head) {
   }
 }
 
-#if KITE_WIDE
-/* A chunk of free records from another lane of this worker; -1: none. */
-int kite_take_local_chunk(kite_ctx *c) {
-  for (int i = 0; i < KITE_LOCAL_CHUNKS; ++i) {
-    int k = (c->lane + i) & (KITE_LOCAL_CHUNKS - 1);
-    if (c->w->chunks[k] >= 0) {
-      int chunk = atomic_xchg(&c->w->chunks[k], -1);
-      if (chunk >= 0) {
-        mem_fence(CLK_GLOBAL_MEM_FENCE); /* its links, written by the giver */
-        return chunk;
-      }
-    }
-  }
-  return -1;
-}
-
-/* Gives a chunk to the other lanes of this worker; 0 if every slot is full. */
-int kite_give_local_chunk(kite_ctx *c, int chunk) {
-  mem_fence(CLK_GLOBAL_MEM_FENCE); /* its links, before another lane takes it */
-  for (int i = 0; i < KITE_LOCAL_CHUNKS; ++i) {
-    int k = (c->lane + i) & (KITE_LOCAL_CHUNKS - 1);
-    if (c->w->chunks[k] < 0 && atomic_cmpxchg(&c->w->chunks[k], -1, chunk) == -1) return 1;
-  }
-  return 0;
-}
-#endif
-
 /* Narrow workers share one stack; wide ones give to their shard and take
  * from it, else from a few of the others. */
 #define KITE_SHARDS_TRIED 4
@@ -569,18 +552,127 @@ int kite_take_chunk(kite_ctx *c) {
 #endif
 }
 
+#if KITE_WIDE
+/* A wide worker's chunk in global memory is its first record, which holds
+ * the ids of the others, two to a slot from slot 2 on (-1 pads a short
+ * chunk; slot 1 links it on a global stack). */
+
+/* Writes the ids src[stride], src[2 * stride], .. (n - 1 of them) into
+ * record f, the chunk's first. */
+void kite_pack_chunk(kite_rec f, __local int *src, int stride, int n) {
+  for (int i = 1; i < KITE_CHUNK; i += 2) {
+    int lo = i < n ? src[i * stride] : -1;
+    int hi = i + 1 < n ? src[(i + 1) * stride] : -1;
+    f[2 + i / 2] = (long)(((ulong)(uint)hi << 32) | (uint)lo);
+  }
+}
+
+/* The ids of chunk h (its first record: f) to dst[0], dst[stride], ..;
+ * returns how many. All its slots are read before any is used: one trip
+ * to memory. */
+int kite_unpack_chunk(kite_rec f, __local int *dst, int stride, int h) {
+  long v[KITE_CHUNK / 2];
+  for (int i = 0; i < KITE_CHUNK / 2; ++i) v[i] = f[2 + i];
+  int n = 1;
+  dst[0] = h;
+  for (int i = 1; i < KITE_CHUNK; ++i) {
+    int id = (int)((i & 1) ? (v[i / 2] & 0xffffffffL) : (v[i / 2 - 1] >> 32));
+    if (id >= 0) dst[n++ * stride] = id;
+  }
+  return n;
+}
+
+/* The lanes of a worker pass chunks to one another through
+ * KITE_LOCAL_CHUNKS slots in local memory (-1: empty), an atomic exchange
+ * per chunk. A chunk from another lane; -1: none. */
+int kite_take_local_chunk(kite_ctx *c) {
+  for (int i = 0; i < KITE_LOCAL_CHUNKS; ++i) {
+    int k = (c->lane + i) & (KITE_LOCAL_CHUNKS - 1);
+    if (c->w->chunks[k] >= 0) {
+      int chunk = atomic_xchg(&c->w->chunks[k], -1);
+      if (chunk >= 0) return chunk;
+    }
+  }
+  return -1;
+}
+
+/* Gives a chunk to the other lanes of this worker; 0 if every slot is full. */
+int kite_give_local_chunk(kite_ctx *c, int chunk) {
+  for (int i = 0; i < KITE_LOCAL_CHUNKS; ++i) {
+    int k = (c->lane + i) & (KITE_LOCAL_CHUNKS - 1);
+    if (c->w->chunks[k] < 0 && atomic_cmpxchg(&c->w->chunks[k], -1, chunk) == -1) return 1;
+  }
+  return 0;
+}
+
+/* Each lane's free records are a stack of ids in local memory: an
+ * allocation is a read of local memory, and the allocations of one block
+ * do not wait for each other (a list linked through the records would make
+ * each wait for the read of the one before). */
+int kite_alloc(kite_ctx *c, int site) {
+  __local int *fl = c->w->fl + c->lane;
+  if (c->free_count == 0) {
+    /* Lanes never wait on the global stack (in a warp its compare-and-swap
+     * loop would run once per lane): lane 0 keeps the worker's chunks
+     * stocked from it between rounds. */
+    int chunk = kite_take_local_chunk(c);
+    if (chunk >= 0) {
+      KITE_FENCE(); /* its ids, written by the giver */
+      c->free_count = kite_unpack_chunk(KITE_REC(c, chunk), fl, KITE_LANES, chunk);
+    } else {
+      int base = atomic_add(&c->ctl[KITE_CTL_BUMP], KITE_CHUNK);
+      if (base + KITE_CHUNK > c->num_records) {
+        kite_error(c, KITE_ERR_RECORDS, site, c->num_records, 0);
+        return -1;
+      }
+      for (int i = 0; i < KITE_CHUNK; ++i) fl[i * KITE_LANES] = base + KITE_CHUNK - 1 - i;
+      c->free_count = KITE_CHUNK;
+    }
+  }
+  c->free_count -= 1;
+  return fl[c->free_count * KITE_LANES];
+}
+
+/* The n ids fl[0], fl[KITE_LANES], .. as a chunk; returns it. */
+int kite_chunk_of(kite_ctx *c, __local int *fl, int n) {
+  int h = fl[0];
+  kite_pack_chunk(KITE_REC(c, h), fl, KITE_LANES, n);
+  return h;
+}
+
+/* A freed record goes on the lane's stack; when that is full, its older
+ * half, the colder records, goes to the other lanes of the worker or, if
+ * their slots are full, to the global stack. */
+void kite_free(kite_ctx *c, int r) {
+  __local int *fl = c->w->fl + c->lane;
+  fl[c->free_count * KITE_LANES] = r;
+  c->free_count += 1;
+  if (c->free_count == KITE_FREE_CAP) {
+    int h = kite_chunk_of(c, fl, KITE_CHUNK);
+    for (int i = 0; i < KITE_CHUNK; ++i) fl[i * KITE_LANES] = fl[(KITE_CHUNK + i) * KITE_LANES];
+    c->free_count = KITE_CHUNK;
+    mem_fence(CLK_GLOBAL_MEM_FENCE); /* its ids, before another lane takes it */
+    if (!kite_give_local_chunk(c, h)) {
+      kite_give_chunk(c, h);
+      c->n_chunk_ops += 1;
+    }
+  }
+}
+
+/* When the launch ends: the lane's free records to the global stack, which
+ * outlives it. */
+void kite_give_free(kite_ctx *c) {
+  __local int *fl = c->w->fl + c->lane;
+  for (int i = 0; i < c->free_count; i += KITE_CHUNK)
+    kite_give_chunk(c, kite_chunk_of(c, fl + i * KITE_LANES, min(KITE_CHUNK, c->free_count - i)));
+  c->free_count = 0;
+}
+#else
 int kite_alloc(kite_ctx *c, int site) {
   if (c->free_head < 0) {
     int chunk = c->spare;
     c->spare = -1;
-#if KITE_WIDE
-    /* Lanes never wait on the global stack (in a warp its compare-and-swap
-     * loop would run once per lane): lane 0 keeps the worker's chunks
-     * stocked from it between rounds. */
-    if (chunk < 0) chunk = kite_take_local_chunk(c);
-#else
     if (chunk < 0) chunk = kite_take_chunk(c);
-#endif
     if (chunk >= 0) {
       KITE_FENCE();
       c->free_head = chunk;
@@ -621,19 +713,13 @@ void kite_free(kite_ctx *c, int r) {
   c->free_head = r;
   c->free_count += 1;
   if (c->free_count >= KITE_CHUNK) {
-#if KITE_WIDE
-    if (c->spare >= 0 && !kite_give_local_chunk(c, c->spare)) {
-      kite_give_chunk(c, c->spare);
-      c->n_chunk_ops += 1;
-    }
-#else
     if (c->spare >= 0) kite_give_chunk(c, c->spare);
-#endif
     c->spare = c->free_head;
     c->free_head = -1;
     c->free_count = 0;
   }
 }
+#endif
 
 /* ---- Deques (Chase-Lev) ---------------------------------------------------- */
 
@@ -1468,7 +1554,6 @@ void kite_schedule(kite_ctx *c, __global long *st, int *busy) {
       w->chunks[i] = chunk;
       stocked += 1;
     }
-    KITE_FENCE(); /* the chunks' links, for the lanes */
   } else if (stocked > 7 * KITE_LOCAL_CHUNKS / 8) {
     for (int i = 0; i < KITE_LOCAL_CHUNKS && stocked > KITE_LOCAL_CHUNKS / 2; ++i) {
       if (w->chunks[i] < 0) continue;
@@ -1780,8 +1865,12 @@ __kernel void kite_uber(__global long *pool, __global long *deques, __global uin
 #endif
 
   /* Records on the private list would be lost with this launch. */
+#if KITE_WIDE
+  kite_give_free(c);
+#else
   if (c->free_head >= 0) kite_give_chunk(c, c->free_head);
   if (c->spare >= 0) kite_give_chunk(c, c->spare);
+#endif
 #if KITE_WIDE
   atom_add(&st[KITE_STAT_TASKS], c->n_tasks);
   atom_add(&st[KITE_STAT_CONTS], c->n_conts);
