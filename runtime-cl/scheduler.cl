@@ -276,7 +276,7 @@ typedef struct {
    * ones first: (reserved << 16) | written, one word so that the lane that
    * writes the last reserved entry knows it and publishes them all. */
   int ov;
-  ulong round_start; /* NVIDIA: when this round's blocks started */
+  ulong round_start; /* NVIDIA: when this round's blocks started (%clock64) */
   int n;        /* entries this round, in chunk[] */
   uint bottom;   /* this worker's global deque's bottom: only this worker moves it */
   uint top_seen; /* its top as last read: stale only makes the deque look fuller */
@@ -727,8 +727,10 @@ void kite_free(kite_ctx *c, int r) {
 /* Rounds longer than this are long: their lanes put what they make ready on
  * the global deque at once, where idle workers can take it, instead of
  * holding it in the local queue until the round's last block ends (a
- * block with a long loop would otherwise keep its siblings waiting). */
-#define KITE_LONG_ROUND_NS 200000UL
+ * block with a long loop would otherwise keep its siblings waiting). In
+ * cycles of the multiprocessor's clock (NVIDIA's %clock64, cheap to read):
+ * about 200 us at 2 GHz. */
+#define KITE_LONG_ROUND_CYCLES 400000UL
 
 /* `n` more entries are written past the global deque's bottom: when they
  * complete what was reserved, publish them all. */
@@ -774,8 +776,8 @@ void kite_push(kite_ctx *c, long e, int site) {
   int k = (int)(e >> 32) & (KITE_CLASSES - 1);
 #if defined(KITE_NVIDIA)
   ulong now;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
-  int keep = now - w->round_start < KITE_LONG_ROUND_NS;
+  asm volatile("mov.u64 %0, %%clock64;" : "=l"(now));
+  int keep = now - w->round_start < KITE_LONG_ROUND_CYCLES;
 #else
   int keep = 1;
 #endif
@@ -1736,14 +1738,21 @@ void kite_run_wide(kite_ctx *c, __global long *st, int simd_stats, uint ring_sta
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
     if (c->lane == 0) {
 #if defined(KITE_NVIDIA)
-      /* --stats: where a round's time goes. */
-      ulong now;
-      asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
-      if (w->n > 0) w->stat[KITE_STAT_ROUND_NS] += (long)(now - scheduled);
+      /* --stats: where a round's time goes (the global timer, read only
+       * then: it is slower to read than the multiprocessor's clock). */
+      ulong now = 0;
+      if (simd_stats) {
+        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+        if (w->n > 0) w->stat[KITE_STAT_ROUND_NS] += (long)(now - scheduled);
+      }
       kite_schedule(c, st, &busy);
-      asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(scheduled));
-      w->round_start = scheduled;
-      if (w->n > 0) w->stat[KITE_STAT_SCHEDULE_NS] += (long)(scheduled - now);
+      if (simd_stats) {
+        asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(scheduled));
+        if (w->n > 0) w->stat[KITE_STAT_SCHEDULE_NS] += (long)(scheduled - now);
+      }
+      ulong clock;
+      asm volatile("mov.u64 %0, %%clock64;" : "=l"(clock));
+      w->round_start = clock;
 #else
       kite_schedule(c, st, &busy);
 #endif
