@@ -1757,7 +1757,7 @@ void kite_run_wide(kite_ctx *c, __global long *st, int simd_stats, uint ring_sta
       kite_schedule(c, st, &busy);
 #endif
     }
-    barrier(CLK_LOCAL_MEM_FENCE);
+    barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE); /* and what lane 0 took */
     if (w->stop) break;
     long e = c->lane < w->n ? w->chunk[c->lane] : KITE_NONE;
     if (c->lane < w->share_n) {
@@ -1782,7 +1782,12 @@ void kite_run_wide(kite_ctx *c, __global long *st, int simd_stats, uint ring_sta
     if (e != KITE_NONE) {
       int code = (int)(e >> 32);
       if (simd_stats) atomic_or(&w->codes[(code >> 5) & 3], 1u << (code & 31));
-      KITE_FENCE();
+      /* No fence before the block: what it reads was written before its
+       * entry was queued, by a lane of this worker (ordered by the round's
+       * barriers) or by one of another worker, which fenced before it
+       * published the entry or signalled the lane that queued it; lane 0's
+       * steal and the lane's own signal acquired that, and the barriers
+       * pass it on (design.md, "Device-wide ordering"). */
 #if KITE_STACKS
       /* This block, then up to KITE_LANE_BLOCKS - 1 more from the lane's
        * stack, newest first (one call of kite_block: the uber-kernel's
