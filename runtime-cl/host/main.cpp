@@ -75,8 +75,15 @@ constexpr uint32_t kDefaultDequeCapCpu = 65536;
 constexpr uint32_t kDefaultDequeCapGpu = 8192;
 // Entries of a wide worker's local queue per lane (kite-run --local-queue):
 // it shares the GPU's on-chip memory with the L1 cache, which holds the
-// lanes' private state.
-constexpr uint32_t kLocalQueuePerLane = 64;
+// lanes' private state. On an H200 (medians of 2, 1320 workers), 32 against
+// 64: fib(40) 94 against 100 ms, N-queens(14), tree sum and UTS within 3%.
+constexpr uint32_t kLocalQueuePerLane = 32;
+// At most this many workers per compute unit on a GPU, however many would
+// be resident: the records that many more lanes keep in use no longer stay
+// in the cache. On an H200 (medians of 2; fib(40), N-queens(14), tree sum
+// 22, UTS, in ms): 8 per unit 97, 34.8, 10.4, 99; 10: 94, 35.5, 11.8, 100;
+// 12: 96, 36, 13.5, 100; 16 (resident for fib): 107.5 for fib.
+constexpr uint32_t kMaxWorkersPerUnit = 10;
 // Blocks a lane of a wide worker may run per round (kite-run --lane-blocks):
 // the first from the worker's queues, the rest from its own stack.
 constexpr uint32_t kLaneBlocks = 1;
@@ -239,7 +246,7 @@ std::optional<int> parse_command_line(int argc, char **argv, Options &o) {
                  "on a GPU)");
   app.add_option("--local-queue", o.local_queue,
                  "Entries in each wide worker's local-memory queue, a power of two of at least "
-                 "twice --lanes (default: 64 times --lanes)");
+                 "twice --lanes (default: 32 times --lanes)");
   app.add_option("--lane-blocks", o.lane_blocks,
                  "Blocks each lane of a wide worker may run per round, up to 4096: the first "
                  "from the worker's queues, the rest, depth first, from what its own blocks made "
@@ -474,9 +481,10 @@ WorkerShape choose_worker_shape(const Options &o, const Device &device, uint32_t
   if (w.local_queue < 2 * w.lanes) {
     throw RunError(fmt::format("--local-queue must be at least twice --lanes ({})", 2 * w.lanes));
   }
-  // The worker's local state: the queue, three arrays of lanes, and less
-  // than 512 bytes of counters (kite_worker in runtime-cl/scheduler.cl).
-  const uint64_t local_bytes = 8ull * w.local_queue + 16ull * w.lanes + 512;
+  // The worker's local state: the queue, three arrays of lanes, the lanes'
+  // free records (at most 32 ids each), and less than 512 bytes of counters
+  // (kite_worker in runtime-cl/scheduler.cl).
+  const uint64_t local_bytes = 8ull * w.local_queue + (16ull + 128ull) * w.lanes + 512;
   if (local_bytes > device.local_mem) {
     throw RunError(fmt::format(
         "a local queue of {} entries needs {} bytes of local memory; the device has {} (try a "
@@ -504,6 +512,12 @@ uint32_t choose_workers(const Options &o, const Device &device, DeviceProgram &p
   report.probe_ms = ms_since(start);
   report.probe_launches = probe.launches;
   report.workers_from = probe.launches ? "probed" : "probed earlier, cached";
+  const uint32_t cap = kMaxWorkersPerUnit * std::max<cl_uint>(device.compute_units, 1);
+  if (!device.is_cpu() && probe.workers > cap) {
+    report.workers_from += fmt::format(", {} resident, at most {} per compute unit",
+                                       probe.workers, kMaxWorkersPerUnit);
+    return cap;
+  }
   return probe.workers;
 }
 
