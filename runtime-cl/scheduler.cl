@@ -264,7 +264,13 @@ typedef KITE_DATA __global long *kite_rec;
  * workers" below). */
 typedef struct {
   long lq[KITE_CLASSES][KITE_CLASS_CAP]; /* the local queue: ring k holds [head[k], tail[k]) */
-  long chunk[KITE_LANES]; /* this round's entries */
+  long chunk[KITE_LANES]; /* this round's entries, when taken from a deque */
+  /* Or, when taken from the rings (nseg > 0): lanes [seg_end[s - 1],
+   * seg_end[s]) take ring seg_k[s]'s entries downwards from index
+   * seg_from[s] - 1, newest first, each lane its own. */
+  int nseg;
+  int seg_k[KITE_CLASSES], seg_end[KITE_CLASSES];
+  uint seg_from[KITE_CLASSES];
   int sizes[KITE_LANES];  /* steal probes: entries each lane's victim had */
   int victims[KITE_LANES]; /* and which worker that was */
   uint head[KITE_CLASSES], tail[KITE_CLASSES];
@@ -296,6 +302,7 @@ typedef struct {
    * short of records takes them from here first, and only the imbalance of
    * the whole worker goes through the global stack. */
   int chunks[KITE_LOCAL_CHUNKS];
+  int stocked; /* chunks[] that hold a chunk */
   /* Each lane's free records, a stack of ids (free_count of them, lane l's
    * i-th at fl[i * KITE_LANES + l], so that lanes at the same depth use
    * different banks): an allocation is a read of local memory, and the
@@ -590,7 +597,10 @@ int kite_take_local_chunk(kite_ctx *c) {
     int k = (c->lane + i) & (KITE_LOCAL_CHUNKS - 1);
     if (c->w->chunks[k] >= 0) {
       int chunk = atomic_xchg(&c->w->chunks[k], -1);
-      if (chunk >= 0) return chunk;
+      if (chunk >= 0) {
+        atomic_dec(&c->w->stocked);
+        return chunk;
+      }
     }
   }
   return -1;
@@ -600,7 +610,10 @@ int kite_take_local_chunk(kite_ctx *c) {
 int kite_give_local_chunk(kite_ctx *c, int chunk) {
   for (int i = 0; i < KITE_LOCAL_CHUNKS; ++i) {
     int k = (c->lane + i) & (KITE_LOCAL_CHUNKS - 1);
-    if (c->w->chunks[k] < 0 && atomic_cmpxchg(&c->w->chunks[k], -1, chunk) == -1) return 1;
+    if (c->w->chunks[k] < 0 && atomic_cmpxchg(&c->w->chunks[k], -1, chunk) == -1) {
+      atomic_inc(&c->w->stocked);
+      return 1;
+    }
   }
   return 0;
 }
@@ -1407,27 +1420,14 @@ void kite_run_narrow(kite_ctx *c, __global long *st) {
  * waits for anything; between workers every operation is lock-free. */
 
 /* Lane 0: n entries into chunk[], from a global deque upwards from index
- * `from`, or from a ring of the local queue downwards from index `from` - 1
- * (newest first), eight loads in flight at a time: a store waits for its
- * load, so one entry at a time would be n trips to memory in a row. */
+ * `from`, eight loads in flight at a time: a store waits for its load, so
+ * one entry at a time would be n trips to memory in a row. */
 void kite_take_deque(__local long *chunk, volatile __global long *q, uint from, int mask, int n) {
   for (int i = 0; i < n; i += 8) {
     long v[8];
 #pragma unroll
     for (int j = 0; j < 8; ++j)
       if (i + j < n) v[j] = q[(from + i + j) & mask];
-#pragma unroll
-    for (int j = 0; j < 8; ++j)
-      if (i + j < n) chunk[i + j] = v[j];
-  }
-}
-
-void kite_take_ring(__local long *chunk, __local long *ring, uint from, int n) {
-  for (int i = 0; i < n; i += 8) {
-    long v[8];
-#pragma unroll
-    for (int j = 0; j < 8; ++j)
-      if (i + j < n) v[j] = ring[(from - 1 - i - j) & KITE_CLASS_MASK];
 #pragma unroll
     for (int j = 0; j < 8; ++j)
       if (i + j < n) chunk[i + j] = v[j];
@@ -1545,8 +1545,7 @@ void kite_schedule(kite_ctx *c, __global long *st, int *busy) {
 
   /* Keep the lanes' exchange of free records between an eighth and seven
    * eighths full, through the global stacks. */
-  int stocked = 0;
-  for (int i = 0; i < KITE_LOCAL_CHUNKS; ++i) stocked += w->chunks[i] >= 0;
+  int stocked = w->stocked;
   if (stocked < KITE_LOCAL_CHUNKS / 8) {
     for (int i = 0; i < KITE_LOCAL_CHUNKS && stocked < KITE_LOCAL_CHUNKS / 2; ++i) {
       if (w->chunks[i] >= 0) continue;
@@ -1565,6 +1564,7 @@ void kite_schedule(kite_ctx *c, __global long *st, int *busy) {
       stocked -= 1;
     }
   }
+  w->stocked = stocked;
 
   /* 2. Stop? Lane 0 read the flags at the end of the last round, busy or
    * idle (a print that passes the buffer's limit asks every worker to leave
@@ -1630,14 +1630,20 @@ void kite_schedule(kite_ctx *c, __global long *st, int *busy) {
     }
   }
   w->last = first;
-  int n = 0, stolen = 0;
+  int n = 0, stolen = 0, nseg = 0;
   for (int r = 0; r < KITE_CLASSES && n < KITE_LANES; ++r) {
     int k = (first + r) & (KITE_CLASSES - 1);
-    int take = min(KITE_SPAN(w->tail[k], w->head[k]), KITE_LANES - n);
-    kite_take_ring(w->chunk + n, w->lq[k], w->tail[k], take);
-    w->tail[k] -= take;
+    uint tail = w->tail[k];
+    int take = min(KITE_SPAN(tail, w->head[k]), KITE_LANES - n);
+    if (take <= 0) continue;
     n += take;
+    w->seg_k[nseg] = k;
+    w->seg_from[nseg] = tail;
+    w->seg_end[nseg] = n;
+    nseg += 1;
+    w->tail[k] = tail - take;
   }
+  w->nseg = nseg;
   if (n == 0) {
     n = kite_pop_chunk(c, 0);
     if (n == 0 && w->probe) {
@@ -1724,6 +1730,8 @@ void kite_run_wide(kite_ctx *c, __global long *st, int simd_stats, uint ring_sta
     w->round = 0;
     w->codes[0] = w->codes[1] = w->codes[2] = w->codes[3] = 0;
     for (int i = 0; i < KITE_LOCAL_CHUNKS; ++i) w->chunks[i] = -1;
+    w->stocked = 0;
+    w->nseg = 0;
     for (int i = 0; i < KITE_STATS_WORDS; ++i) w->stat[i] = 0;
     if (c->worker == 0 && c->ctl[KITE_CTL_STARTED] == 0) {
       c->ctl[KITE_CTL_STARTED] = 1;
@@ -1759,7 +1767,21 @@ void kite_run_wide(kite_ctx *c, __global long *st, int simd_stats, uint ring_sta
     }
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE); /* and what lane 0 took */
     if (w->stop) break;
-    long e = c->lane < w->n ? w->chunk[c->lane] : KITE_NONE;
+    long e = KITE_NONE;
+    if (w->nseg > 0) {
+      /* Each lane copies its entry from the rings (one at a time, lane 0
+       * took a third of the round), and the lanes wait for each other
+       * before any queues into the slots. */
+      if (c->lane < w->n) {
+        int s = 0;
+        while (c->lane >= w->seg_end[s]) ++s;
+        int i = c->lane - (s > 0 ? w->seg_end[s - 1] : 0);
+        e = w->lq[w->seg_k[s]][(w->seg_from[s] - 1 - i) & KITE_CLASS_MASK];
+      }
+      barrier(CLK_LOCAL_MEM_FENCE);
+    } else if (c->lane < w->n) {
+      e = w->chunk[c->lane];
+    }
     if (c->lane < w->share_n) {
       int copied = 0;
       for (int i = c->lane; i < w->share_n; i += KITE_LANES, ++copied)
