@@ -36,7 +36,10 @@
  * the older spare back to a global lock-free stack (tagged against ABA), and
  * a worker with none takes a chunk from it or carves a new one from the
  * pool. Memory therefore stays bounded by the records alive at once, not by
- * the number of tasks run.
+ * the number of tasks run. A lane of a wide worker keeps its free records as
+ * a stack of ids in local memory instead, and passes whole chunks (a record
+ * that lists the ids of the others) to the other lanes of its worker; lane 0
+ * trades them with the global stacks (see kite_alloc).
  *
  * Termination. A task finishes only after every task it started, so the run
  * is over exactly when main's record finishes: that worker sets ctl[DONE].
@@ -1374,21 +1377,25 @@ void kite_run_narrow(kite_ctx *c, __global long *st) {
 #if KITE_WIDE
 /* A worker is a work-group of W = KITE_LANES work-items (a warp), and runs
  * in rounds. Lane 0 alone schedules between rounds; in a round each lane
- * runs at most one block. Two barriers split a round:
+ * runs at most one block. Two barriers split a round, three when its
+ * entries come from the local queue:
  *
  *   schedule (lane 0): account for what the last round queued, publish
- *     what it put on the global deque, and copy this round's entries to
- *     chunk[]: up to W of the newest in the local queue, from its fullest
- *     ring first; if it is empty, up to W popped from this worker's global
- *     deque; if that is empty too, up to W stolen from the victim that last
- *     round's probes found fullest. An idle worker waits a little longer
- *     after each round that found nothing (on NVIDIA: nanosleep).
+ *     what it put on the global deque, and choose this round's entries: up
+ *     to W of the newest in the local queue, from one ring first (nseg
+ *     segments of rings, which each lane copies its own entry from before
+ *     the third barrier, after which lanes may queue into those slots); if
+ *     it is empty, up to W popped from this worker's global deque; if that
+ *     is empty too, up to W stolen from the victim that last round's probes
+ *     found fullest (both copied to chunk[] by lane 0). An idle worker
+ *     waits a little longer after each round that found nothing (on
+ *     NVIDIA: nanosleep).
  *   run (every lane): take its entry and run the block; before that, copy
  *     entries being shared from the local queue to the global deque, and,
  *     when the worker is idle, KITE_PROBES lanes look at a random victim's
  *     deque each. What a block makes
  *     ready goes to the local queue (a local atomic reserves the slot), or,
- *     once that is full or the round has run long (NVIDIA: 200 us), to the
+ *     once that is full or the round has run long (NVIDIA: about 200 us), to the
  *     global deque past its bottom: a local atomic reserves the slot, and
  *     the lane that writes the last reserved entry publishes the new bottom,
  *     so that idle workers can take them while a long block still runs.
