@@ -1562,6 +1562,7 @@ void kite_schedule(kite_ctx *c, __global long *st, int *busy) {
       w->chunks[i] = chunk;
       stocked += 1;
     }
+    KITE_FENCE(); /* acquires the chunks' lists, which their givers fenced before giving */
   } else if (stocked > 7 * KITE_LOCAL_CHUNKS / 8) {
     for (int i = 0; i < KITE_LOCAL_CHUNKS && stocked > KITE_LOCAL_CHUNKS / 2; ++i) {
       if (w->chunks[i] < 0) continue;
@@ -1776,9 +1777,9 @@ void kite_run_wide(kite_ctx *c, __global long *st, int simd_stats, uint ring_sta
     if (w->stop) break;
     long e = KITE_NONE;
     if (w->nseg > 0) {
-      /* Each lane copies its entry from the rings (one at a time, lane 0
-       * took a third of the round), and the lanes wait for each other
-       * before any queues into the slots. */
+      /* Each lane copies its own entry from the rings (lane 0 copying
+       * them all, one after another, was a third of its scheduling), and
+       * the lanes wait for each other before any queues into the slots. */
       if (c->lane < w->n) {
         int s = 0;
         while (c->lane >= w->seg_end[s]) ++s;
