@@ -581,7 +581,7 @@ void kite_pack_chunk(kite_rec f, __local int *src, int stride, int n) {
  * returns how many. All its slots are read before any is used: one trip
  * to memory. */
 int kite_unpack_chunk(kite_rec f, __local int *dst, int stride, int h) {
-  long v[KITE_CHUNK / 2];
+  long v[KITE_CHUNK / 2 + 1]; /* + 1: no empty array where records have 2 slots */
   for (int i = 0; i < KITE_CHUNK / 2; ++i) v[i] = f[2 + i];
   int n = 1;
   dst[0] = h;

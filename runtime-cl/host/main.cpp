@@ -79,8 +79,8 @@ constexpr uint32_t kDefaultDequeCapGpu = 8192;
 // 64: fib(40) 94 against 100 ms, N-queens(14), tree sum and UTS within 3%.
 constexpr uint32_t kLocalQueuePerLane = 32;
 // At most this many workers per compute unit on a GPU, however many would
-// be resident: the records that many more lanes keep in use no longer stay
-// in the cache. On an H200 (medians of 2; fib(40), N-queens(14), tree sum
+// be resident: each round grows with the workers (likely because the
+// records that more lanes keep in use outgrow the cache). On an H200 (medians of 2; fib(40), N-queens(14), tree sum
 // 22, UTS, in ms): 8 per unit 97, 34.8, 10.4, 99; 10: 94, 35.5, 11.8, 100;
 // 12: 96, 36, 13.5, 100; 16 (resident for fib): 107.5 for fib.
 constexpr uint32_t kMaxWorkersPerUnit = 10;
