@@ -620,22 +620,79 @@ class Emitter {
       line(s, ind, "}");
       return;
     }
-    line(s, ind + 2, fmt::format("int ch = kite_alloc(c, {});", site(call.loc)));
-    line(s, ind + 2, "if (ch >= 0) {");
-    line(s, ind + 4, "kite_rec cf = KITE_REC(c, ch);");
+    if (!cps::answered_at_call(p_, op)) {
+      std::vector<std::string> args;
+      for (size_t i = 0; i < callee->param_vars.size(); ++i) args.push_back(expr(*call.children[i + 1]));
+      emit_call_record(op, args, s, ind + 2);
+      line(s, ind, "}");
+      return;
+    }
+    // The callee may answer here (ir/leaf_calls.h): its guard and its
+    // value read the arguments, held in C variables a0, a1, ...
+    std::vector<std::string> args;
+    for (size_t i = 0; i < callee->param_vars.size(); ++i) {
+      line(s, ind + 2, fmt::format("const {} a{} = {};", c_type(callee->param_vars[i]->type), i,
+                                   expr(*call.children[i + 1])));
+      args.push_back(fmt::format("a{}", i));
+    }
+    std::map<const VarDecl *, std::string> saved = at_;
+    for (size_t i = 0; i < callee->param_vars.size(); ++i) at_[callee->param_vars[i]] = args[i];
+    std::string guard = expr(*ct.leaf.guard);  // errors at the callee's sites, as it would
+    std::string value = to_bits(callee->result_type, expr(*ct.leaf.value));
+    at_ = saved;
+    const cps::NodeInfo &info = p_.nodes[op.node];
+    // In a direct map, only where the runtime says (KITE_ANSWER_IN_MAPS).
+    line(s, ind + 2, fmt::format("if ({}{}{}) {{", info.direct ? "KITE_ANSWER_IN_MAPS && " : "",
+                                 ct.leaf.on_false ? "!" : "", guard));
+    line(s, ind + 4, "c->n_answered += 1;");
+    if (info.direct) {
+      // A direct map's call: the answer goes straight to its element, and
+      // the chunk counts only the calls it spawned.
+      if (info.store) {
+        const Stmt &loop = *element_of(info.store->target->var);
+        const Type *elem = info.store->target->var->type;
+        line(s, ind + 4, fmt::format("{} = {};",
+                                     element(elem, slot(loop.coll_var), direct_index_, loop.loc),
+                                     from_bits(elem, value)));
+      } else {
+        line(s, ind + 4, fmt::format("(void)({});", value));
+      }
+    } else {
+      // As a call that returned at once: `own` still holds if nothing of
+      // this record has been queued yet.
+      line(s, ind + 4, fmt::format("{{ int d = kite_signal(c, rec, {}, {}, -1, &own); if (d >= 0) {} }}",
+                                   op.node, value, finish_d()));
+    }
+    line(s, ind + 2, "} else {");
+    const bool own_before = own_;
+    share_record(s, ind + 4);
+    emit_call_record(op, args, s, ind + 4);
+    own_ = own_before;
+    line(s, ind + 2, "}");
+    line(s, ind, "}");
+  }
+
+  // A call's record, made and queued: `args` are the arguments' C values.
+  void emit_call_record(const cps::Op &op, const std::vector<std::string> &args, std::ostream &s,
+                        int ind) {
+    const Expr &call = *op.stmt->expr;
+    const TaskDecl *callee = call.children[0]->task;
+    const cps::Task &ct = p_.tasks[callee->id];
+    line(s, ind, fmt::format("int ch = kite_alloc(c, {});", site(call.loc)));
+    line(s, ind, "if (ch >= 0) {");
+    line(s, ind + 2, "kite_rec cf = KITE_REC(c, ch);");
     const cps::NodeInfo &info = p_.nodes[op.node];
     if (info.detached_from >= 0)
-      line(s, ind + 4, fmt::format("atomic_inc(KITE_COUNTER(f, {}));", info.detached_slot));
+      line(s, ind + 2, fmt::format("atomic_inc(KITE_COUNTER(f, {}));", info.detached_slot));
     for (size_t i = 0; i < callee->param_vars.size(); ++i) {
       const VarDecl *param = callee->param_vars[i];
-      line(s, ind + 4, fmt::format("{}(cf, {}) = {};", slot_macro(param->type),
-                                   ct.var_slot[param->id], expr(*call.children[i + 1])));
+      line(s, ind + 2, fmt::format("{}(cf, {}) = {};", slot_macro(param->type),
+                                   ct.var_slot[param->id], args[i]));
     }
-    line(s, ind + 4, fmt::format("cf[0] = {};", link(op)));
-    line(s, ind + 4, fmt::format("kite_ready_at(c, ch, {}, {});", p_.blocks[ct.entry_block].code,
+    line(s, ind + 2, fmt::format("cf[0] = {};", link(op)));
+    line(s, ind + 2, fmt::format("kite_ready_at(c, ch, {}, {});", p_.blocks[ct.entry_block].code,
                                  site(call.loc)));
-    if (p_.nodes[op.node].direct) line(s, ind + 4, "spawned += 1;");
-    line(s, ind + 2, "}");
+    if (p_.nodes[op.node].direct) line(s, ind + 2, "spawned += 1;");
     line(s, ind, "}");
   }
 
@@ -810,7 +867,9 @@ class Emitter {
       switch (op.kind) {
         case cps::OpKind::Exec: emit_exec(st, s, ind); break;
         case cps::OpKind::Spawn:
-          share_record(s, ind);
+          // A call its callee may answer here shares the record only if
+          // it does not (emit_spawn).
+          if (!cps::answered_at_call(p_, op)) share_record(s, ind);
           emit_spawn(op, s, ind);
           break;
         case cps::OpKind::If: {

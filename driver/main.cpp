@@ -72,7 +72,7 @@ int main(int argc, char **argv) {
                "print the generated OpenCL C (and write the program only if -o is given)");
   bool no_opt = false;
   app.add_flag("--no-opt", no_opt,
-               "no task-graph optimisations (flattening, tail calls); also -O0 (-O1, -O2 and -O3 "
+               "no task-graph optimisations (flattening, tail calls, leaf answers); also -O0 (-O1, -O2 and -O3 "
                "are the default: all of them)");
   bool no_bounds = false;
   app.add_flag("--no-bounds-checks", no_bounds,

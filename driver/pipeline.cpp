@@ -18,6 +18,7 @@
 #include "ir/anf.h"
 #include "ir/closures.h"
 #include "frontend/lift.h"
+#include "ir/leaf_calls.h"
 #include "ir/lint.h"
 #include "ir/cps.h"
 #include "ir/ntg.h"
@@ -102,8 +103,11 @@ int compile(const SourceFile &file, const CompileOptions &o, std::ostream &diagn
     graphs = ntg::build(anf, build);
     verify(graphs);
     // The calls that finish their task (ir/tail_calls.h, §3.3.4) unless -O0.
+    // The answers tasks give some calls where they are made
+    // (ir/leaf_calls.h) unless -O0.
     if (o.optimize) {
       tail_calls::mark(graphs);
+      leaf_calls::find(graphs);
       verify(graphs);
     }
     warn_unordered_reads(graphs, written, diags);

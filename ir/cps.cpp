@@ -36,6 +36,7 @@ class Lowering {
     t.entry_block = p_.graphs[g].entry_block;
     for (size_t v = 0; v < tg.task->vars.size(); ++v) t.var_slot.push_back(next_slot_++);
     t.local_arrays = local_arrays(*tg.task);
+    t.leaf = tg.leaf;
     t.record_words = next_slot_;
     p_.record_words = std::max(p_.record_words, next_slot_);
   }
@@ -369,6 +370,18 @@ bool takes_over(const std::vector<Op> &ops) {
       if (takes_over(part)) return true;
   }
   return false;
+}
+
+int callee(const Op &op) {
+  if (op.kind != OpKind::Spawn) return -1;
+  const ast::Expr &fn = *op.stmt->expr->children[0];
+  return fn.kind == ast::ExprKind::Name && fn.task ? fn.task->id : -1;
+}
+
+bool answered_at_call(const Program &p, const Op &op) {
+  int t = callee(op);
+  return t >= 0 && p.tasks[size_t(t)].leaf.guard && !op.tail &&
+         p.nodes[size_t(op.node)].detached_from < 0;
 }
 
 namespace {

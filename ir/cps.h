@@ -154,6 +154,9 @@ struct Task {
   // indexes, loops over, measures and prints: nothing else can refer to
   // them, so they are freed when the task finishes.
   std::vector<const ast::VarDecl *> local_arrays;
+  // The answer its body gives some calls without calling (ir/leaf_calls.h):
+  // where cps::answered_at_call holds, the caller computes it.
+  ntg::LeafAnswer leaf;
 };
 
 // Record layout shared by every task (slots are longs).
@@ -175,6 +178,13 @@ Program lower(const ntg::Program &graphs);
 // Whether these ops make a tail call: the callee then takes over the
 // record, counters and all.
 bool takes_over(const std::vector<Op> &ops);
+// The task a Spawn calls by name, or -1 (a call of a task value).
+int callee(const Op &op);
+// Whether a Spawn's callee answers it at the call site when its leaf
+// answer's guard decides so (ir/leaf_calls.h): the callee has one, and the
+// call is neither a tail call (which hands this record over) nor detached
+// from its loop (whose counter counts it when it starts).
+bool answered_at_call(const Program &p, const Op &op);
 void dump(const Program &p, std::ostream &out);
 
 }  // namespace kite::cps

@@ -9,7 +9,7 @@ namespace kite::cps {
 
 namespace {
 
-void dump_ops(const std::vector<Op> &ops, int indent, std::ostream &out) {
+void dump_ops(const Program &p, const std::vector<Op> &ops, int indent, std::ostream &out) {
   std::string pad(indent, ' ');
   for (const Op &op : ops) {
     switch (op.kind) {
@@ -19,7 +19,8 @@ void dump_ops(const std::vector<Op> &ops, int indent, std::ostream &out) {
           out << pad << "tail call " << anf::to_kite(*op.stmt) << "  => finishes the task\n";
           break;
         }
-        out << pad << "spawn " << anf::to_kite(*op.stmt) << "  => signals n" << op.node << "\n";
+        out << pad << "spawn " << anf::to_kite(*op.stmt) << "  => signals n" << op.node
+            << (answered_at_call(p, op) ? ", or answered here" : "") << "\n";
         break;
       case OpKind::If:
       case OpKind::Case:
@@ -38,7 +39,7 @@ void dump_ops(const std::vector<Op> &ops, int indent, std::ostream &out) {
           out << pad << anf::to_kite(*op.stmt) << " inline {\n";
           for (size_t i = 0; i < op.inline_ops.size(); ++i) {
             if (i) out << pad << "} {\n";
-            dump_ops(op.inline_ops[i], indent + 2, out);
+            dump_ops(p, op.inline_ops[i], indent + 2, out);
           }
           out << pad << "}\n";
         }
@@ -67,6 +68,10 @@ void dump(const Program &p, std::ostream &out) {
       for (const ast::VarDecl *v : t.local_arrays) out << " " << v->name;
       out << " at its end";
     }
+    if (t.leaf.guard)
+      out << ", answers a call at its site where " << (t.leaf.on_false ? "!(" : "")
+          << ast::to_kite(*t.leaf.guard) << (t.leaf.on_false ? ")" : "") << ": "
+          << ast::to_kite(*t.leaf.value);
     out << "\n";
     for (const Graph &g : p.graphs) {
       if (g.task != int(&t - p.tasks.data())) continue;
@@ -97,7 +102,7 @@ void dump(const Program &p, std::ostream &out) {
                           reductions::describe(loop_block.loop.reduction) + " into the task's record")
             << (loop_block.loop.direct ? ", runs them in chunks, results straight to elements" : "")
             << "\n";
-        if (loop_block.loop.direct) dump_ops(loop_block.loop.inline_ops[0], 6, out);
+        if (loop_block.loop.direct) dump_ops(p, loop_block.loop.inline_ops[0], 6, out);
       }
       for (int b : g.blocks) {
         const Block &blk = p.blocks[b];
@@ -113,7 +118,7 @@ void dump(const Program &p, std::ostream &out) {
         }
         if (blk.end_implied) out << ", its end implied by its last op's";
         out << "\n";
-        dump_ops(blk.ops, 6, out);
+        dump_ops(p, blk.ops, 6, out);
       }
     }
     for (size_t n = 0; n < p.nodes.size(); ++n) {

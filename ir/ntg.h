@@ -64,9 +64,19 @@ struct Graph {
   std::vector<int> preds(int node) const;
 };
 
+// A task's leaf answer (ir/leaf_calls.h): when `guard` holds (or, with
+// `on_false`, fails) on its parameters, it returns `value` and does nothing
+// else. Null guard: it has none.
+struct LeafAnswer {
+  const ast::Expr *guard = nullptr;
+  bool on_false = false;
+  const ast::Expr *value = nullptr;
+};
+
 struct TaskGraph {
   const anf::Task *task = nullptr;
   std::unique_ptr<Graph> body;
+  LeafAnswer leaf;  // found unless -O0
 };
 
 struct Program {

@@ -124,6 +124,7 @@
 #define KITE_STAT_SCHEDULE_NS 12 /* NVIDIA: ns lane 0 spent scheduling (rounds with work) */
 #define KITE_STAT_ROUND_NS 13    /* NVIDIA: ns from scheduling to the next round (rounds with work) */
 #define KITE_STAT_STACKED 14     /* blocks run from the lanes' own stacks (kite-run --lane-blocks) */
+#define KITE_STAT_ANSWERED 15    /* calls answered where they were made (kitec's leaf answers) */
 #define KITE_STATS_WORDS 16
 /* With a trace, each worker's stats are followed by KITE_TRACE_SPAN_WORDS
  * longs per span: the stride of stats[] is KITE_STATS_WORDS +

@@ -94,6 +94,13 @@
 #else
 #define KITE_WIDE 0
 #endif
+/* Leaf answers (kitec answers a call at its site when the callee's guard
+ * says it would only return what its arguments compute): in a direct map's
+ * loop, narrow workers only. A wide worker runs that loop on one lane,
+ * which would then test each iteration's guard in turn, where the calls
+ * would have run on as many lanes the round after: UTS on an H200 took 134
+ * ms answered against 98, while on 2 PoCL cores it takes 34 against 95. */
+#define KITE_ANSWER_IN_MAPS (!KITE_WIDE)
 /* Bad indices inside loop nests are noted and reported when the nest ends
  * (kite_loop_elem_n below) with wide workers, in programs whose loops check
  * an element at all (kitec defines KITE_LOOP_CHECKS); the others keep a
@@ -341,7 +348,7 @@ typedef struct {
   int free_count; /* its length, up to KITE_CHUNK */
   int spare;      /* a full chunk of free records, the next most recent; -1: none */
   uint rng;
-  long n_tasks, n_conts, n_steal_tries, n_steals, n_chunk_ops;
+  long n_tasks, n_conts, n_answered, n_steal_tries, n_steals, n_chunk_ops;
   /* Tracing (kite-run --trace): the span being run, and where spans go. */
   __global long *trace;  /* this worker's spans; null: no trace */
   int trace_cap;
@@ -1885,7 +1892,7 @@ __kernel void kite_uber(__global long *pool, __global long *deques, __global uin
   c->rng = 2463534242u ^ (uint)((c->worker * KITE_LANES + c->lane) * 7919 + 1);
   c->offload_seen = 0;
   c->offload_quiet = 0;
-  c->n_tasks = c->n_conts = c->n_steal_tries = c->n_steals = c->n_chunk_ops = 0;
+  c->n_tasks = c->n_conts = c->n_answered = c->n_steal_tries = c->n_steals = c->n_chunk_ops = 0;
   c->trace_cap = params[KITE_PARAM_TRACE_CAP];
   long stride = KITE_STATS_WORDS + (long)KITE_TRACE_SPAN_WORDS * c->trace_cap;
   __global long *st = stats + (long)c->worker * stride;
@@ -1918,6 +1925,7 @@ __kernel void kite_uber(__global long *pool, __global long *deques, __global uin
 #if KITE_WIDE
   atom_add(&st[KITE_STAT_TASKS], c->n_tasks);
   atom_add(&st[KITE_STAT_CONTS], c->n_conts);
+  atom_add(&st[KITE_STAT_ANSWERED], c->n_answered);
   atom_add(&st[KITE_STAT_CHUNK_OPS], c->n_chunk_ops);
 #if KITE_STACKS
   atom_add(&st[KITE_STAT_STACKED], c->n_stacked);
@@ -1926,6 +1934,7 @@ __kernel void kite_uber(__global long *pool, __global long *deques, __global uin
 #else
   st[KITE_STAT_TASKS] += c->n_tasks;
   st[KITE_STAT_CONTS] += c->n_conts;
+  st[KITE_STAT_ANSWERED] += c->n_answered;
 #endif
   st[KITE_STAT_STEAL_TRIES] += c->n_steal_tries;
   st[KITE_STAT_STEALS] += c->n_steals;

@@ -586,6 +586,7 @@ void print_stats(const Report &r) {
   };
   fmt::print(stderr, "kite-run: stats: tasks executed        {}\n", sum(KITE_STAT_TASKS));
   fmt::print(stderr, "kite-run: stats: continuations run     {}\n", sum(KITE_STAT_CONTS));
+  fmt::print(stderr, "kite-run: stats: calls answered inline {}\n", sum(KITE_STAT_ANSWERED));
   fmt::print(stderr, "kite-run: stats: steals                {} of {} attempts\n",
              sum(KITE_STAT_STEALS), sum(KITE_STAT_STEAL_TRIES));
 

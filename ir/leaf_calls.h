@@ -1,0 +1,27 @@
+// Leaf answers (an optimisation, §3.3.4's kind; run unless -O0): a task
+// whose body starts with
+//
+//   if (c) { return e; } else { ... }     (or the mirror: return e in else)
+//
+// where c and e only compute from its parameters (no task call, no
+// allocation, no print, no element, field or closure read) answers a call
+// whose arguments make that branch run without becoming a task: the caller
+// evaluates c, and then e, on the arguments where it would have queued the
+// call, and hands e on as the call's result. Everything the callee would
+// have done is the same; fib(n)'s calls of fib(1) and fib(0), half its
+// tasks, and UTS's childless nodes, most of its tasks, cost no record, no
+// queue entry and no block of their own.
+//
+// The pass finds each task's answer (ntg::TaskGraph::leaf); the lowering
+// copies it to cps::Task::leaf, and cps::answered_at_call says which calls
+// use it (not tail calls, and not calls a loop has detached).
+#pragma once
+
+#include "ir/ntg.h"
+
+namespace kite::leaf_calls {
+
+// Finds every task's leaf answer, if it has one.
+void find(ntg::Program &graphs);
+
+}  // namespace kite::leaf_calls
