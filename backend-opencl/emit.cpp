@@ -637,7 +637,20 @@ class Emitter {
     }
     std::map<const VarDecl *, std::string> saved = at_;
     for (size_t i = 0; i < callee->param_vars.size(); ++i) at_[callee->param_vars[i]] = args[i];
-    std::string guard = expr(*ct.leaf.guard);  // errors at the callee's sites, as it would
+    std::string guard;  // errors at the callee's sites, as it would
+    if (ct.leaf.scrutinee) {
+      // The union's tag, and the field's value as the binder.
+      const Stmt &cs = *ct.source->body[0];
+      // Only where the runtime says (KITE_ANSWER_BY_CASE).
+      line(s, ind + 2,
+           fmt::format("KITE_DATA __global long *u{} = KITE_ANSWER_BY_CASE ? kite_field(c, {}, 0, {}) : 0;",
+                       op.node, expr(*ct.leaf.scrutinee), site(cs.loc)));
+      guard = fmt::format("(KITE_ANSWER_BY_CASE && (int)u{}[0] == {})", op.node, ct.leaf.field);
+      if (ct.leaf.binder)
+        at_[ct.leaf.binder] = fmt::format("{}(u{}, 1)", slot_macro(ct.leaf.binder->type), op.node);
+    } else {
+      guard = expr(*ct.leaf.guard);
+    }
     std::string value = to_bits(callee->result_type, expr(*ct.leaf.value));
     at_ = saved;
     const cps::NodeInfo &info = p_.nodes[op.node];

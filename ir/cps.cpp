@@ -380,7 +380,7 @@ int callee(const Op &op) {
 
 bool answered_at_call(const Program &p, const Op &op) {
   int t = callee(op);
-  return t >= 0 && op.node >= 0 && p.tasks[size_t(t)].leaf.guard && !op.tail &&
+  return t >= 0 && op.node >= 0 && p.tasks[size_t(t)].leaf.any() && !op.tail &&
          p.nodes[size_t(op.node)].detached_from < 0;
 }
 

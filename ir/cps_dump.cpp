@@ -72,6 +72,14 @@ void dump(const Program &p, std::ostream &out) {
       out << ", answers a call at its site where " << (t.leaf.on_false ? "!(" : "")
           << ast::to_kite(*t.leaf.guard) << (t.leaf.on_false ? ")" : "") << ": "
           << ast::to_kite(*t.leaf.value);
+    if (t.leaf.scrutinee) {
+      std::string field;
+      for (const anf::CaseBranch &b : t.source->body[0]->branches)
+        if (b.field_index == t.leaf.field) field = b.field;
+      out << ", answers a call at its site where " << ast::to_kite(*t.leaf.scrutinee) << " is "
+          << field << (t.leaf.binder ? " " + t.leaf.binder->name : "") << ": "
+          << ast::to_kite(*t.leaf.value);
+    }
     out << "\n";
     for (const Graph &g : p.graphs) {
       if (g.task != int(&t - p.tasks.data())) continue;

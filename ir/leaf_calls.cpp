@@ -39,26 +39,26 @@ bool pure_builtin(int b) {
 // Whether e only computes from the parameters of `task`: evaluated on a
 // call's arguments in the caller, it gives what the callee would, and
 // fails (a division by zero) exactly where the callee would.
-bool computes(const Expr &e, const ast::TaskDecl &task) {
+bool computes(const Expr &e, const ast::TaskDecl &task, const ast::VarDecl *binder = nullptr) {
   switch (e.kind) {
     case ExprKind::IntLit:
     case ExprKind::FloatLit:
     case ExprKind::BoolLit: return true;
     case ExprKind::Name:
       if (e.var)
-        return std::find(task.param_vars.begin(), task.param_vars.end(), e.var) !=
-               task.param_vars.end();
+        return e.var == binder || std::find(task.param_vars.begin(), task.param_vars.end(),
+                                            e.var) != task.param_vars.end();
       return e.global != nullptr;  // a top-level constant
     case ExprKind::Unary:
     case ExprKind::Binary:
       return std::all_of(e.children.begin(), e.children.end(),
-                         [&](const ast::ExprPtr &c) { return computes(*c, task); });
+                         [&](const ast::ExprPtr &c) { return computes(*c, task, binder); });
     case ExprKind::Call:
       if (e.children[0]->kind != ExprKind::Name || e.children[0]->builtin < 0 ||
           !pure_builtin(e.children[0]->builtin))
         return false;
       return std::all_of(e.children.begin() + 1, e.children.end(),
-                         [&](const ast::ExprPtr &c) { return computes(*c, task); });
+                         [&](const ast::ExprPtr &c) { return computes(*c, task, binder); });
     default: return false;
   }
 }
@@ -73,8 +73,27 @@ ntg::LeafAnswer answer(const anf::Task &t) {
   ntg::LeafAnswer none;
   const ast::TaskDecl &decl = *t.decl;
   if (decl.env || !decl.result_type || !decl.result_type->is_scalar()) return none;
-  if (t.body.empty() || t.body[0]->kind != StmtKind::If || !t.body[0]->has_else) return none;
+  if (t.body.empty()) return none;
   const Stmt &s = *t.body[0];
+  if (s.kind == StmtKind::Case) {
+    // A union parameter's field, whose branch only returns (unions never
+    // change once made, so the caller reads the same tag and value).
+    const Expr &u = *s.expr;
+    if (u.kind != ExprKind::Name || !computes(u, decl)) return none;
+    for (const anf::CaseBranch &b : s.branches) {
+      const Expr *value = returned(b.body);
+      if (!b.field.empty() && value && computes(*value, decl, b.binder)) {
+        ntg::LeafAnswer a;
+        a.value = value;
+        a.scrutinee = &u;
+        a.field = b.field_index;
+        a.binder = b.binder;
+        return a;
+      }
+    }
+    return none;
+  }
+  if (s.kind != StmtKind::If || !s.has_else) return none;
   if (!computes(*s.expr, decl)) return none;
   for (bool on_false : {false, true}) {
     const Expr *value = returned(on_false ? s.else_body : s.body);

@@ -1,4 +1,4 @@
-// Leaf answers (an optimisation, §3.3.4's kind; run unless -O0): a task
+// Leaf answers (an optimisation of §3.3.4's kind; run unless -O0): a task
 // whose body starts with
 //
 //   if (c) { return e; } else { ... }     (or the mirror: return e in else)
@@ -12,9 +12,17 @@
 // tasks, and UTS's childless nodes, most of its tasks, cost no record, no
 // queue entry and no block of their own.
 //
+// A task that starts with `case (u) { f x: return e; ... }`, u a union
+// parameter and e computing from the parameters and x, answers the same
+// way where u holds field f: unions never change once made, so the caller
+// reads the tag and the value the callee would (tree sum's leaves).
+//
 // The pass finds each task's answer (ntg::TaskGraph::leaf); the lowering
 // copies it to cps::Task::leaf, and cps::answered_at_call says which calls
-// use it (not tail calls, and not calls a loop has detached).
+// use it (not tail calls, and not calls a loop has detached). The runtime
+// may still leave some to the callee: on wide workers, calls in direct
+// maps and answers by `case` (KITE_ANSWER_IN_MAPS, KITE_ANSWER_BY_CASE in
+// runtime-cl/scheduler.cl).
 #pragma once
 
 #include "ir/ntg.h"

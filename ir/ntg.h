@@ -66,11 +66,18 @@ struct Graph {
 
 // A task's leaf answer (ir/leaf_calls.h): when `guard` holds (or, with
 // `on_false`, fails) on its parameters, it returns `value` and does nothing
-// else. Null guard: it has none.
+// else; or, for a task that starts with a `case`, when the union
+// `scrutinee` (a parameter) holds field `field`, it returns `value`, which
+// may read that field's value as `binder`. Null guard and scrutinee: it
+// has none.
 struct LeafAnswer {
   const ast::Expr *guard = nullptr;
   bool on_false = false;
   const ast::Expr *value = nullptr;
+  const ast::Expr *scrutinee = nullptr;
+  int field = -1;
+  const ast::VarDecl *binder = nullptr;
+  bool any() const { return guard || scrutinee; }
 };
 
 struct TaskGraph {

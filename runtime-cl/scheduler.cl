@@ -101,6 +101,13 @@
  * would have run on as many lanes the round after: UTS on an H200 took 134
  * ms answered against 98, while on 2 PoCL cores it takes 34 against 95. */
 #define KITE_ANSWER_IN_MAPS (!KITE_WIDE)
+/* A task that starts with a `case` answers where the union holds the field
+ * whose branch only returns: the caller reads the union's tag (and value).
+ * Narrow workers only: on a wide worker that read is one more dependent
+ * trip to memory in the calling lane, where the callees' lanes would have
+ * made it side by side the round after (tree sum 22 on an H100: 12.0 ms
+ * answered against 11.5; on 2 PoCL cores 1024 against 1264). */
+#define KITE_ANSWER_BY_CASE (!KITE_WIDE)
 /* Bad indices inside loop nests are noted and reported when the nest ends
  * (kite_loop_elem_n below) with wide workers, in programs whose loops check
  * an element at all (kitec defines KITE_LOOP_CHECKS); the others keep a
