@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <map>
+#include <utility>
 #include <set>
 #include <ostream>
 #include <limits>
@@ -490,6 +491,55 @@ class Emitter {
     line(s, ind, fmt::format("kite_print_{}(c{});", id, args));
   }
 
+  // `v = value`, where value is C text. A variable that only this
+  // statement assigns in its task (a declaration with a value, a loop's
+  // collection), assigned at the top level of a block, is also held in a C
+  // variable l<id> that the rest of the block reads instead of its slot: a
+  // slot is volatile on a GPU, and each read of it a trip to the L2 cache
+  // (UTS's entry block read its new array back twice, to copy it into its
+  // map's collection and to measure it). The slot is still written, for
+  // the blocks after. Nothing else writes it (hold_params says why).
+  void assign_first(const VarDecl *v, const std::string &value, std::ostream &s, int ind) {
+    if (ind != block_top_ || locals_.count(v) || !assigned_once(v)) {
+      line(s, ind, slot(v) + " = " + value + ";");
+      return;
+    }
+    std::string name = fmt::format("l{}", v->id);
+    line(s, ind, fmt::format("const {} {} = {}; {} = {};", c_type(v->type->forced()), name, value,
+                             slot(v), name));
+    locals_[v] = name;
+    block_locals_.push_back(v);
+  }
+
+  // Whether v is assigned by one statement of its task only.
+  bool assigned_once(const VarDecl *v) {
+    auto [it, fresh] = assigned_once_.try_emplace(task_);
+    if (fresh) {
+      std::map<const VarDecl *, int> writes;
+      count_writes(p_.tasks[task_].source->body, writes);
+      for (auto [var, n] : writes)
+        if (n == 1) it->second.insert(var);
+    }
+    return it->second.count(v) > 0;
+  }
+
+  // Counts, for each variable, the statements of a task (nested ones
+  // too) that declare or bind it, or assign it as a whole.
+  static void count_writes(const anf::StmtList &list, std::map<const VarDecl *, int> &writes) {
+    struct Counter : anf::Visitor {
+      std::map<const VarDecl *, int> &writes;
+      explicit Counter(std::map<const VarDecl *, int> &w) : writes(w) {}
+      using Visitor::visit;
+      void visit(const Stmt &st) override {
+        if (st.target && st.target->kind == ExprKind::Name && st.target->var)
+          writes[st.target->var] += 1;
+        for (const VarDecl *v : anf::bound_vars(st)) writes[v] += 1;
+        Visitor::visit(st);
+      }
+    } counter(writes);
+    counter.visit(list);
+  }
+
   void emit_assign(const Stmt &st, std::ostream &s, int ind) {
     const Expr &target = *st.target;
     if (skip_writes_of_ && target.kind == ExprKind::Name && element_of(target.var) == skip_writes_of_)
@@ -508,6 +558,10 @@ class Emitter {
   void emit_exec(const Stmt &st, std::ostream &s, int ind) {
     switch (st.kind) {
       case StmtKind::Let:
+        if (st.vars.size() == 1 && st.expr) {
+          assign_first(st.vars[0], expr(*st.expr), s, ind);
+          return;
+        }
         for (VarDecl *v : st.vars)
           line(s, ind, slot(v) + " = " + (st.expr ? expr(*st.expr) : "0") + ";");
         return;
@@ -614,7 +668,7 @@ class Emitter {
         line(s, ind + 2, fmt::format("{}(f, {}) = a{};", slot_macro(param->type),
                                      ct.var_slot[param->id], i));
       }
-      line(s, ind + 2, fmt::format("kite_ready_at(c, rec, {}, {});", p_.blocks[ct.entry_block].code,
+      line(s, ind + 2, fmt::format("kite_tail_at(c, rec, {}, {});", p_.blocks[ct.entry_block].code,
                                    site(call.loc)));
       line(s, ind + 2, "return;");
       line(s, ind, "}");
@@ -1003,7 +1057,7 @@ class Emitter {
       return;
     }
     std::string i = slot(st.index_var);
-    line(s, ind, slot(st.coll_var) + " = " + expr(*st.expr) + ";");
+    assign_first(st.coll_var, expr(*st.expr), s, ind);
     // Chained: iteration i + 1 starts when iteration i's graph is done. The
     // loop's counter holds its detached calls, plus 1 until the last step.
     line(s, ind, i + " = 0;");
@@ -1068,7 +1122,7 @@ class Emitter {
 
   void emit_map(const cps::Op &op, std::ostream &s, int ind) {
     const Stmt &st = *op.stmt;
-    line(s, ind, slot(st.coll_var) + " = " + expr(*st.expr) + ";");
+    assign_first(st.coll_var, expr(*st.expr), s, ind);
     line(s, ind, fmt::format("{{ int n = {};", loop_length(st)));
     line(s, ind + 2, "if (n == 0) {");
     emit_signal_node(op.node, s, ind + 4);
@@ -1379,6 +1433,7 @@ class Emitter {
     line(s, 2, "int i = (int)get_global_id(0);");
     std::map<const VarDecl *, std::string> outer_locals;
     std::swap(locals_, outer_locals);
+    const int outer_block_top = std::exchange(block_top_, -1);
     const bool outer_finish_ahead = finish_ahead_;
     finish_ahead_ = false;
     declare_accumulators(op, s, 2);
@@ -1416,6 +1471,7 @@ class Emitter {
       line(s, 2, "}");
     }
     std::swap(locals_, outer_locals);
+    block_top_ = outer_block_top;
     finish_ahead_ = outer_finish_ahead;
     s << "}\n\n";
   }
@@ -1559,7 +1615,7 @@ class Emitter {
     const cps::Graph &g = p_.graphs[op.graphs[0]];
     line(s, ind, fmt::format("*KITE_COUNTER(f, {}) = KITE_SPAWN_COUNT;", g.outstanding_slot));
     line(s, ind, "int spawned = 0;");
-    line(s, ind, "KITE_FENCE();");
+    line(s, ind, "KITE_COUNT_FENCE();");
     // Nothing outside an iteration reads the variables it declares: they
     // live in C variables, not in the record.
     VarSet vars = {op.stmt->index_var};
@@ -1775,8 +1831,12 @@ class Emitter {
       finish_ahead_ = may_finish(b.graph);
       if (finish_ahead_) line(s, 4, "const long link0 = KITE_LINK_AHEAD(f); long ret = 0; int has_ret = 0;");
       std::vector<const VarDecl *> held = hold_params(b, s, 4);
+      block_top_ = 4;
       emit_ops(b.ops, s, 4);
       emit_block_end(b, s, 4);
+      block_top_ = -1;
+      for (const VarDecl *v : block_locals_) locals_.erase(v);
+      block_locals_.clear();
       unhold(held);
       finish_ahead_ = false;
     }
@@ -1965,6 +2025,9 @@ class Emitter {
   std::map<std::string, std::string> lengths_;  // array variable -> its length's C variable
   std::set<const VarDecl *> held_;               // parameters read once per block (hold_params)
   std::map<int, vars::VarSet> assigned_;          // by task: the variables its body assigns
+  std::map<int, vars::VarSet> assigned_once_;     // by task: those one statement assigns
+  int block_top_ = -1;                            // the indent of a block's top level, in one
+  std::vector<const VarDecl *> block_locals_;     // held there (assign_first)
   std::set<const Expr *> in_bounds_;  // indices proved in bounds where they are emitted now
   bool nest_checks_ = false;  // the loop nest being emitted checks an element (kite_loop_elem)
   bool loop_checks_ = false;  // some loop nest does

@@ -1291,6 +1291,48 @@ bool find_builtin(const std::string &name, Builtin *out) {
 const char *builtin_name(Builtin b) { return kBuiltinNames[int(b)]; }
 bool builtin_is_atomic(Builtin b) { return kBuiltinAtomic[int(b)]; }
 
+bool builtin_only_computes(Builtin b) {
+  switch (b) {
+    case Builtin::int_:
+    case Builtin::long_:
+    case Builtin::float_:
+    case Builtin::double_:
+    case Builtin::abs_:
+    case Builtin::min_:
+    case Builtin::max_:
+    case Builtin::sqrt_:
+    case Builtin::exp_:
+    case Builtin::log_:
+    case Builtin::sin_:
+    case Builtin::cos_:
+    case Builtin::floor_:
+    case Builtin::pow_:
+    case Builtin::hash_: return true;
+    default: return false;
+  }
+}
+
+bool only_computes(const ast::Expr &e, const std::function<bool(const ast::Expr &)> &name_ok) {
+  auto all = [&](auto first, auto last) {
+    return std::all_of(first, last,
+                       [&](const ast::ExprPtr &c) { return only_computes(*c, name_ok); });
+  };
+  switch (e.kind) {
+    case ast::ExprKind::IntLit:
+    case ast::ExprKind::FloatLit:
+    case ast::ExprKind::BoolLit: return true;
+    case ast::ExprKind::Name: return name_ok(e);
+    case ast::ExprKind::Unary:
+    case ast::ExprKind::Binary: return all(e.children.begin(), e.children.end());
+    case ast::ExprKind::Call:
+      if (e.children[0]->kind != ast::ExprKind::Name || e.children[0]->builtin < 0 ||
+          !builtin_only_computes(Builtin(e.children[0]->builtin)))
+        return false;
+      return all(e.children.begin() + 1, e.children.end());
+    default: return false;
+  }
+}
+
 void check(ast::Program &program, TypeContext &types, Diagnostics &diags) {
   Checker(program, types, diags).run();
   diags.check_no_errors();

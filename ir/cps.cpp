@@ -6,6 +6,7 @@
 #include "ir/kernels.h"
 #include "ir/local_arrays.h"
 
+#include <algorithm>
 #include <map>
 #include <ostream>
 #include <set>
@@ -56,6 +57,7 @@ class Lowering {
     // One block per distinct ancestor set; the empty set is the entry.
     std::map<std::set<int>, int> block_of_set;
     std::vector<int> block_of_node(n);
+    std::map<int, std::vector<const ntg::Node *>> block_nodes;  // in the order of its ops
     int entry = new_block(g.id);
     p_.blocks[entry].is_entry = true;
     p_.graphs[g.id].entry_block = entry;
@@ -79,7 +81,9 @@ class Lowering {
       }
       Op op = make_op(node);
       p_.blocks[b].ops.push_back(std::move(op));
+      block_nodes[b].push_back(&node);
     }
+    for (auto &[b, nodes] : block_nodes) sink_parallel_ops(p_.blocks[b].ops, nodes);
 
     // What each block waits on: the parallel nodes and the other blocks
     // that feed its nodes directly.
@@ -103,6 +107,47 @@ class Lowering {
     }
     cg.outstanding_init = parallel_nodes + int(cg.blocks.size());
     return g.id;
+  }
+
+  // A block's parallel ops start events; the statements after them in the
+  // block do not depend on them (a node that does has them among its
+  // parallel ancestors, so it runs in a later block). An assignment that
+  // only computes moves before the parallel ops it does not conflict with,
+  // so that a block more often ends with the op that starts its last event
+  // and its end need not be counted or signalled (imply_block_ends): UTS's
+  // `total: long = 1` after its map. Nothing that takes longer moves: a
+  // loop or an allocation would hold the calls back.
+  static void sink_parallel_ops(std::vector<Op> &ops, std::vector<const ntg::Node *> &nodes) {
+    auto conflict = [](const ntg::Dep &a, const ntg::Dep &b) {
+      for (int v : a.y)
+        if (b.x.count(v) || b.y.count(v)) return true;
+      for (int v : a.x)
+        if (b.y.count(v)) return true;
+      return false;
+    };
+    for (size_t i = 1; i < ops.size(); ++i) {
+      if (ops[i].parallel || !only_computes(*nodes[i])) continue;
+      for (size_t j = i; j > 0 && ops[j - 1].parallel && !conflict(nodes[j]->dep, nodes[j - 1]->dep);
+           --j) {
+        std::swap(ops[j], ops[j - 1]);
+        std::swap(nodes[j], nodes[j - 1]);
+      }
+    }
+  }
+
+  // Whether node is `x: t = e`, `x: t` or `x <- e`, x a variable and e
+  // only computing from variables and literals.
+  static bool only_computes(const ntg::Node &node) {
+    if (node.kind != ntg::NodeKind::Stmt || node.spawns) return false;
+    const anf::Stmt &st = *node.stmt;
+    if (st.kind == anf::StmtKind::Set) {
+      if (!st.target || st.target->kind != ast::ExprKind::Name || !st.target->var) return false;
+    } else if (st.kind != anf::StmtKind::Let) {
+      return false;
+    }
+    return !st.expr || kite::only_computes(*st.expr, [](const ast::Expr &name) {
+      return name.var != nullptr || name.global != nullptr;
+    });
   }
 
   int new_block(int graph, BlockKind kind = BlockKind::Normal) {
@@ -414,7 +459,8 @@ void imply_waited_nodes(Program &p) {
 // A block that does nothing after its last op, when that op starts an
 // event of the block's own graph, ends before that event happens: the
 // graph's counter need not count the block's end, since it cannot reach
-// zero before that event, which comes after everything the block did.
+// zero before that event, which comes after everything the block did; nor
+// need the blocks it notifies, when they wait for that event as well.
 // The event is a call's or a parallel if's or case's node, counted in the
 // graph, or implied by the blocks that wait for it (which run after it),
 // so that some counted event comes later still. A branch whose completion
@@ -427,16 +473,27 @@ void imply_block_ends(Program &p) {
   for (const Block &b : p.blocks)
     if (b.kind == BlockKind::Normal && takes_over(b.ops)) tail[size_t(b.graph)] = true;
   for (Block &b : p.blocks) {
-    if (b.kind != BlockKind::Normal || !b.notify.empty() || b.ops.empty()) continue;
+    if (b.kind != BlockKind::Normal || b.ops.empty()) continue;
     Graph &g = p.graphs[b.graph];
     if (g.end != GraphEnd::Task && g.end != GraphEnd::Node) continue;
     if (tail[size_t(b.graph)]) continue;
     const Op &last = b.ops.back();
     const bool starts = (last.kind == OpKind::Spawn && !last.tail) ||
-                        ((last.kind == OpKind::If || last.kind == OpKind::Case) && last.parallel);
+                        ((last.kind == OpKind::If || last.kind == OpKind::Case) && last.parallel) ||
+                        last.kind == OpKind::Map;
     if (!starts || last.node < 0) continue;
     const NodeInfo &n = p.nodes[last.node];
     if (n.graph != b.graph || n.direct) continue;
+    // The blocks it notifies must wait for that event too, which then tells
+    // them of the block's end: UTS's `children` continuation waits for its
+    // map alone, not for the entry block as well.
+    bool waited = true;
+    for (int w : b.notify)
+      waited &= std::find(n.notify.begin(), n.notify.end(), w) != n.notify.end();
+    if (!waited) continue;
+    for (int w : b.notify)
+      if (--p.blocks[w].counter_init == 1) p.blocks[w].counter_slot = -1;
+    b.notify.clear();
     b.end_implied = true;
     g.outstanding_init -= 1;
   }

@@ -14,53 +14,15 @@ using ast::ExprKind;
 
 namespace {
 
-// Built-ins that only compute from their arguments.
-bool pure_builtin(int b) {
-  switch (Builtin(b)) {
-    case Builtin::int_:
-    case Builtin::long_:
-    case Builtin::float_:
-    case Builtin::double_:
-    case Builtin::abs_:
-    case Builtin::min_:
-    case Builtin::max_:
-    case Builtin::sqrt_:
-    case Builtin::exp_:
-    case Builtin::log_:
-    case Builtin::sin_:
-    case Builtin::cos_:
-    case Builtin::floor_:
-    case Builtin::pow_:
-    case Builtin::hash_: return true;
-    default: return false;
-  }
-}
-
 // Whether e only computes from the parameters of `task`: evaluated on a
 // call's arguments in the caller, it gives what the callee would, and
 // fails (a division by zero) exactly where the callee would.
 bool computes(const Expr &e, const ast::TaskDecl &task, const ast::VarDecl *binder = nullptr) {
-  switch (e.kind) {
-    case ExprKind::IntLit:
-    case ExprKind::FloatLit:
-    case ExprKind::BoolLit: return true;
-    case ExprKind::Name:
-      if (e.var)
-        return e.var == binder || std::find(task.param_vars.begin(), task.param_vars.end(),
-                                            e.var) != task.param_vars.end();
-      return e.global != nullptr;  // a top-level constant
-    case ExprKind::Unary:
-    case ExprKind::Binary:
-      return std::all_of(e.children.begin(), e.children.end(),
-                         [&](const ast::ExprPtr &c) { return computes(*c, task, binder); });
-    case ExprKind::Call:
-      if (e.children[0]->kind != ExprKind::Name || e.children[0]->builtin < 0 ||
-          !pure_builtin(e.children[0]->builtin))
-        return false;
-      return std::all_of(e.children.begin() + 1, e.children.end(),
-                         [&](const ast::ExprPtr &c) { return computes(*c, task, binder); });
-    default: return false;
-  }
+  return only_computes(e, [&](const Expr &name) {
+    if (!name.var) return name.global != nullptr;  // a top-level constant
+    return name.var == binder || std::find(task.param_vars.begin(), task.param_vars.end(),
+                                           name.var) != task.param_vars.end();
+  });
 }
 
 // The value of `return e` if `list` is exactly that, else null.

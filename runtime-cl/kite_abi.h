@@ -125,7 +125,8 @@
 #define KITE_STAT_ROUND_NS 13    /* NVIDIA: ns from scheduling to the next round (rounds with work) */
 #define KITE_STAT_STACKED 14     /* blocks run from the lanes' own stacks (kite-run --lane-blocks) */
 #define KITE_STAT_ANSWERED 15    /* calls answered where they were made (kitec's leaf answers) */
-#define KITE_STATS_WORDS 16
+#define KITE_STAT_HANDED 16      /* blocks a lane went on to in its turn (kite-run --hand-blocks) */
+#define KITE_STATS_WORDS 17
 /* With a trace, each worker's stats are followed by KITE_TRACE_SPAN_WORDS
  * longs per span: the stride of stats[] is KITE_STATS_WORDS +
  * KITE_TRACE_SPAN_WORDS * params[KITE_PARAM_TRACE_CAP]. A span is a time

@@ -94,6 +94,18 @@
 #else
 #define KITE_WIDE 0
 #endif
+/* A direct map's count, set before its calls are queued, must be seen by
+ * whoever runs them before their decrements. A narrow worker fences after
+ * setting it. A wide worker's queue orders it already: the next round's
+ * lanes run what a lane queued after the round's barrier, and an entry
+ * that leaves for the global deque is published after a fence (lane 0's,
+ * or kite_written's in the lane that queued it), so the fence is empty
+ * there (UTS on an H200: 71.6 -> 70.5 ms, N-queens(14) 29.6 -> 28.9). */
+#if KITE_WIDE
+#define KITE_COUNT_FENCE()
+#else
+#define KITE_COUNT_FENCE() KITE_FENCE()
+#endif
 /* Leaf answers (kitec answers a call at its site when the callee's guard
  * says it would only return what its arguments compute): in a direct map's
  * loop, narrow workers only. A wide worker runs that loop on one lane,
@@ -148,6 +160,25 @@
 #endif
 #define KITE_STACKS (KITE_WIDE && KITE_LANE_BLOCKS > 1)
 #define KITE_STACK 64
+/* Going on (kite-run --hand-blocks N, KITE_HAND_BLOCKS): a lane of a wide
+ * worker runs up to N blocks a round, the first from the round's chunk and
+ * each of the others the callee of a tail call that its previous block made
+ * (kite_tail_at: the same record), kept in hand (`next`) instead of queued.
+ * Everything else a block makes ready is queued as before, so that the
+ * round after spreads it over the lanes: new calls, and continuations (in
+ * hand, their chains up a tree of calls made every lane's round longer:
+ * fib(40) on an H200 took 69.6 ms with them against 56.4 without). A
+ * tree whose every level passes through a tail call (UTS's node calling
+ * children) then costs one round a level on the way down, not two. What is
+ * in hand when the turn ends goes to the local queue. Not with lane stacks,
+ * which keep everything a lane makes ready. See "Going on" in
+ * docs/design.md. */
+#ifndef KITE_HAND_BLOCKS
+#define KITE_HAND_BLOCKS 1
+#endif
+#define KITE_HAND (KITE_WIDE && !KITE_STACKS && KITE_HAND_BLOCKS > 1)
+/* A lane's turn of several blocks ends early at a print or an error. */
+#define KITE_TURNS (KITE_STACKS || KITE_HAND)
 /* Entries in a wide worker's local-memory queue, a power of two of at least
  * 2 * KITE_LANES (kite-run --local-queue). */
 #ifndef KITE_LOCAL_QUEUE
@@ -378,8 +409,13 @@ typedef struct {
   long *stack;     /* this lane's stack of ready blocks, KITE_STACK entries (an array of
                       kite_uber's, so that the context's fields can stay in registers) */
   int sp;          /* entries on it */
-  int stack_stop;  /* 1: run no more blocks from it this turn (a print, an error) */
   long n_stacked;  /* blocks run from it */
+#endif
+#if KITE_TURNS
+  int turn_stop;   /* 1: run no more blocks this turn (a print, an error) */
+#endif
+#if KITE_HAND
+  long n_handed;   /* blocks run from `next` after the turn's first */
 #endif
 } kite_ctx;
 
@@ -447,8 +483,8 @@ void kite_error(kite_ctx *c, int kind, int site, long a, long b) {
   }
   KITE_FENCE();
   atomic_xchg(&c->ctl[KITE_CTL_DONE], 1);
-#if KITE_STACKS
-  c->stack_stop = 1;
+#if KITE_TURNS
+  c->turn_stop = 1;
 #endif
 }
 
@@ -904,6 +940,19 @@ void kite_ready_at(kite_ctx *c, int rec, int code, int site) {
 
 void kite_ready(kite_ctx *c, int rec, int code) { kite_ready_at(c, rec, code, -1); }
 
+/* A tail call: the callee's entry block, in the caller's record, may run.
+ * A lane that goes on (KITE_HAND) keeps it in hand for this round; else it
+ * is made ready as any other block. */
+void kite_tail_at(kite_ctx *c, int rec, int code, int site) {
+#if KITE_HAND
+  if (c->next == KITE_NONE) {
+    c->next = KITE_ENTRY(code, rec);
+    return;
+  }
+#endif
+  kite_ready_at(c, rec, code, site);
+}
+
 /* ---- Maps as kernels of their own ------------------------------------------
  * A long map whose body calls no task, allocates nothing and prints nothing
  * (ir/kernels.h) runs as kitec's kernel kite_map_<code>, one work-item per
@@ -980,8 +1029,13 @@ void kite_ctx_init(kite_ctx *c, __global long *pool, __global long *deques,
 #if KITE_STACKS
   c->stack = 0;
   c->sp = KITE_STACK; /* a map kernel's work-item has no stack */
-  c->stack_stop = 0;
   c->n_stacked = 0;
+#endif
+#if KITE_TURNS
+  c->turn_stop = 0;
+#endif
+#if KITE_HAND
+  c->n_handed = 0;
 #endif
 }
 
@@ -1291,8 +1345,8 @@ int kite_print_reserve(kite_ctx *c, int items) {
     }
     if (atomic_cmpxchg(head, at, at + words) == at) break;
   }
-#if KITE_STACKS
-  c->stack_stop = 1; /* the buffer's headroom is a few prints per lane */
+#if KITE_TURNS
+  c->turn_stop = 1; /* the buffer's headroom is a few prints per lane */
 #endif
   if (at + words > c->ctl[KITE_CTL_PRINT_LIMIT]) atomic_xchg(&c->ctl[KITE_CTL_YIELD], 1);
   c->printbuf[at] = items;
@@ -1761,6 +1815,10 @@ void kite_run_wide(kite_ctx *c, __global long *st, int simd_stats, uint ring_sta
 #if KITE_STACKS
       kite_spill(c);
 #endif
+#if KITE_HAND
+      if (c->next != KITE_NONE) kite_push(c, c->next, -1);
+      c->next = KITE_NONE;
+#endif
     }
     kite_take_resumes(c);
   }
@@ -1837,14 +1895,31 @@ void kite_run_wide(kite_ctx *c, __global long *st, int simd_stats, uint ring_sta
        * stack, newest first (one call of kite_block: the uber-kernel's
        * switch is large), then the rest to the local queue. A print or an
        * error ends the turn. */
-      c->stack_stop = 0;
+      c->turn_stop = 0;
       for (int k = 1;; ++k) {
         kite_block(c, (int)(e & 0xffffffffL), (int)(e >> 32));
-        if (k >= KITE_LANE_BLOCKS || c->sp == 0 || c->stack_stop) break;
+        if (k >= KITE_LANE_BLOCKS || c->sp == 0 || c->turn_stop) break;
         e = c->stack[--c->sp];
         c->n_stacked += 1;
       }
       kite_spill(c);
+#elif KITE_HAND
+      /* This block, then up to KITE_HAND_BLOCKS - 1 more, each the tail
+       * call its previous block kept in hand (one call of kite_block). The
+       * last one kept goes to the local queue. No fence between them: the
+       * lane itself wrote what the next reads. */
+      c->turn_stop = 0;
+      for (int k = 1;; ++k) {
+        kite_block(c, (int)(e & 0xffffffffL), (int)(e >> 32));
+        e = c->next;
+        if (e == KITE_NONE) break;
+        c->next = KITE_NONE;
+        if (k >= KITE_HAND_BLOCKS || c->turn_stop) {
+          kite_push(c, e, -1);
+          break;
+        }
+        c->n_handed += 1;
+      }
 #else
       kite_block(c, (int)(e & 0xffffffffL), code);
 #endif
@@ -1936,6 +2011,9 @@ __kernel void kite_uber(__global long *pool, __global long *deques, __global uin
   atom_add(&st[KITE_STAT_CHUNK_OPS], c->n_chunk_ops);
 #if KITE_STACKS
   atom_add(&st[KITE_STAT_STACKED], c->n_stacked);
+#endif
+#if KITE_HAND
+  atom_add(&st[KITE_STAT_HANDED], c->n_handed);
 #endif
   if (c->lane != 0) return;
 #else

@@ -21,6 +21,11 @@ if kite_lanes:
 kite_lane_blocks = lit_config.params.get("kite_lane_blocks", "")
 if kite_lane_blocks:
     exec_suffix += "-lb" + kite_lane_blocks
+# --param kite_hand_blocks=N: each lane of a wide worker goes on to up to
+# N - 1 tail calls a round (kite-run --hand-blocks; 4 by default).
+kite_hand_blocks = lit_config.params.get("kite_hand_blocks", "")
+if kite_hand_blocks:
+    exec_suffix += "-hb" + kite_hand_blocks
 if lit_config.params.get("kite_map_kernel_min", ""):
     exec_suffix += "-mapk" + lit_config.params["kite_map_kernel_min"]
 if lit_config.params.get("kite_map_kernel_width", ""):
@@ -55,6 +60,8 @@ run_device = kite_device if kite_device != "interp" else lit_config.params.get("
 lanes_flag = " --lanes " + kite_lanes if kite_lanes else ""
 if kite_lane_blocks:
     lanes_flag += " --lane-blocks " + kite_lane_blocks
+if kite_hand_blocks:
+    lanes_flag += " --hand-blocks " + kite_hand_blocks
 # --param kite_map_kernel_min=N makes %run run maps of N or more iterations
 # as kernels of their own (kite-run --map-kernel-min; 1: every map that may).
 # --param kite_map_kernel_width=W runs them W work-items per map (and row of

@@ -199,6 +199,7 @@ DeviceProgram build_program(const Device &device, const std::string &opencl,
     p.options +=
         fmt::format(" -DKITE_LANES={} -DKITE_LOCAL_QUEUE={}", shape.lanes, shape.local_queue);
     if (shape.lane_blocks > 1) p.options += fmt::format(" -DKITE_LANE_BLOCKS={}", shape.lane_blocks);
+    if (shape.hand_blocks > 1) p.options += fmt::format(" -DKITE_HAND_BLOCKS={}", shape.hand_blocks);
   }
   p.cache_key = fnv1a({"kite-run program cache 1", opencl, p.options, device.name, device.version,
                        device.driver_version});

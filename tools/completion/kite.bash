@@ -48,7 +48,7 @@ _kitec() {
 _kite_run() {
   local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
   local options="--device --list-devices --stats -t --time --records --deque --deque-start --workers
-    --lanes --local-queue --lane-blocks --record-align --max-registers --map-kernel-min --map-kernel-width --print-buffer --heap --trace --timeout --no-cache --probe
+    --lanes --local-queue --lane-blocks --hand-blocks --record-align --max-registers --map-kernel-min --map-kernel-width --print-buffer --heap --trace --timeout --no-cache --probe
     --version -h --help"
   case $prev in
     --device)
@@ -59,7 +59,7 @@ _kite_run() {
       _kite_files "$cur"
       return
       ;;
-    --records | --deque | --deque-start | --workers | --lanes | --local-queue | --lane-blocks | --record-align | --max-registers | --map-kernel-min | --map-kernel-width | --print-buffer | --heap | --timeout)
+    --records | --deque | --deque-start | --workers | --lanes | --local-queue | --lane-blocks | --hand-blocks | --record-align | --max-registers | --map-kernel-min | --map-kernel-width | --print-buffer | --heap | --timeout)
       return  # a number or a size
       ;;
   esac
