@@ -121,7 +121,7 @@ TEST_CASE("CPS: a continuation also waits for the block that computed its other 
 task f(): int { return 1; }
 task main(): int {
   x = f();
-  y: int = 2;
+  y = length(new<int>(2));
   return x + y;
 }
 )");
@@ -138,6 +138,32 @@ task main(): int {
   for (const cps::NodeInfo &n : p.nodes)
     if (n.graph == m.body_graph && !n.notify.empty()) call_implied = n.implied;
   CHECK(call_implied);
+}
+
+TEST_CASE("CPS: an assignment that only computes moves before the call, which then ends its block") {
+  Compiled c(R"(
+task f(): int { return 1; }
+task main(): int {
+  x = f();
+  y: int = 2;
+  return x + y;
+}
+)");
+  cps::Program p = cps::lower(c.graphs);
+  const cps::Task &m = p.tasks[1];
+  const cps::Graph &g = p.graphs[m.body_graph];
+  REQUIRE(g.blocks.size() == 2);
+  const cps::Block &entry = p.blocks[g.blocks[0]];
+  const cps::Block &cont = p.blocks[g.blocks[1]];
+  // y's declaration first, then the call, the block's last op: the
+  // continuation waits for the call alone, and the entry block signals
+  // nothing.
+  REQUIRE(entry.ops.size() >= 2);
+  CHECK(entry.ops.back().kind == cps::OpKind::Spawn);
+  CHECK(entry.end_implied);
+  CHECK(entry.notify.empty());
+  CHECK(cont.counter_init == 1);
+  CHECK(g.outstanding_init == 1);
 }
 
 TEST_CASE("ANF: a call is a statement of its own kind, and each task's table knows its variables") {
