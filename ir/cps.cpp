@@ -117,7 +117,7 @@ class Lowering {
   // and its end need not be counted or signalled (imply_block_ends): UTS's
   // `total: long = 1` after its map. Nothing that takes longer moves: a
   // loop or an allocation would hold the calls back.
-  static void sink_parallel_ops(std::vector<Op> &ops, std::vector<const ntg::Node *> &nodes) {
+  void sink_parallel_ops(std::vector<Op> &ops, std::vector<const ntg::Node *> &nodes) const {
     auto conflict = [](const ntg::Dep &a, const ntg::Dep &b) {
       for (int v : a.y)
         if (b.x.count(v) || b.y.count(v)) return true;
@@ -135,13 +135,16 @@ class Lowering {
     }
   }
 
-  // Whether node is `x: t = e`, `x: t` or `x <- e`, x a variable and e
-  // only computing from variables and literals.
-  static bool only_computes(const ntg::Node &node) {
+  // Whether node is `x: t = e`, `x: t` or `x <- e`, x a variable (not a
+  // loop's element, which names an element of an array that a call may
+  // read) and e only computing from variables and literals.
+  bool only_computes(const ntg::Node &node) const {
     if (node.kind != ntg::NodeKind::Stmt || node.spawns) return false;
     const anf::Stmt &st = *node.stmt;
     if (st.kind == anf::StmtKind::Set) {
-      if (!st.target || st.target->kind != ast::ExprKind::Name || !st.target->var) return false;
+      if (!st.target || st.target->kind != ast::ExprKind::Name || !st.target->var ||
+          tg_->task->element_of(st.target->var))
+        return false;
     } else if (st.kind != anf::StmtKind::Let) {
       return false;
     }
