@@ -116,54 +116,46 @@ TEST_CASE("CPS: fib's sum is one continuation waiting for two results") {
     if (b.code >= 0) CHECK(codes.insert(b.code).second);
 }
 
+// A program whose main calls f, then runs `second` (which declares y),
+// lowered; main's body graph has two blocks.
+struct CallThen {
+  Compiled c;
+  cps::Program p;
+  const cps::Graph *g = nullptr;
+  explicit CallThen(const std::string &second)
+      : c("task f(): int { return 1; }\n"
+          "task main(): int {\n  x = f();\n  " + second + "\n  return x + y;\n}\n"),
+        p(cps::lower(c.graphs)) {
+    g = &p.graphs[p.tasks[1].body_graph];
+    REQUIRE(g->blocks.size() == 2);
+  }
+  const cps::Block &block(int i) const { return p.blocks[g->blocks[size_t(i)]]; }
+};
+
 TEST_CASE("CPS: a continuation also waits for the block that computed its other inputs") {
-  Compiled c(R"(
-task f(): int { return 1; }
-task main(): int {
-  x = f();
-  y = length(new<int>(2));
-  return x + y;
-}
-)");
-  cps::Program p = cps::lower(c.graphs);
-  const cps::Task &m = p.tasks[1];
-  const cps::Graph &g = p.graphs[m.body_graph];
-  REQUIRE(g.blocks.size() == 2);
-  const cps::Block &cont = p.blocks[g.blocks[1]];
-  CHECK(cont.counter_init == 2);  // f's result and the entry block's end
+  CallThen t("y = length(new<int>(2));");
+  CHECK(t.block(1).counter_init == 2);  // f's result and the entry block's end
   // The two blocks: the call ends before the continuation that waits for
   // it, so it does not count towards the graph as well.
-  CHECK(g.outstanding_init == 2);
+  CHECK(t.g->outstanding_init == 2);
   bool call_implied = false;
-  for (const cps::NodeInfo &n : p.nodes)
-    if (n.graph == m.body_graph && !n.notify.empty()) call_implied = n.implied;
+  for (const cps::NodeInfo &n : t.p.nodes)
+    if (n.graph == t.g->id && !n.notify.empty()) call_implied = n.implied;
   CHECK(call_implied);
 }
 
 TEST_CASE("CPS: an assignment that only computes moves before the call, which then ends its block") {
-  Compiled c(R"(
-task f(): int { return 1; }
-task main(): int {
-  x = f();
-  y: int = 2;
-  return x + y;
-}
-)");
-  cps::Program p = cps::lower(c.graphs);
-  const cps::Task &m = p.tasks[1];
-  const cps::Graph &g = p.graphs[m.body_graph];
-  REQUIRE(g.blocks.size() == 2);
-  const cps::Block &entry = p.blocks[g.blocks[0]];
-  const cps::Block &cont = p.blocks[g.blocks[1]];
+  CallThen t("y: int = 2;");
   // y's declaration first, then the call, the block's last op: the
   // continuation waits for the call alone, and the entry block signals
   // nothing.
+  const cps::Block &entry = t.block(0);
   REQUIRE(entry.ops.size() >= 2);
   CHECK(entry.ops.back().kind == cps::OpKind::Spawn);
   CHECK(entry.end_implied);
   CHECK(entry.notify.empty());
-  CHECK(cont.counter_init == 1);
-  CHECK(g.outstanding_init == 1);
+  CHECK(t.block(1).counter_init == 1);
+  CHECK(t.g->outstanding_init == 1);
 }
 
 TEST_CASE("ANF: a call is a statement of its own kind, and each task's table knows its variables") {
