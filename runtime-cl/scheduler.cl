@@ -163,15 +163,18 @@
 /* Going on (kite-run --hand-blocks N, KITE_HAND_BLOCKS): a lane of a wide
  * worker runs up to N blocks a round, the first from the round's chunk and
  * each of the others the callee of a tail call that its previous block made
- * (kite_tail_at: the same record), kept in hand (`next`) instead of queued.
- * Everything else a block makes ready is queued as before, so that the
- * round after spreads it over the lanes: new calls, and continuations (in
- * hand, their chains up a tree of calls made every lane's round longer:
- * fib(40) on an H200 took 69.6 ms with them against 56.4 without). A
- * tree whose every level passes through a tail call (UTS's node calling
- * children) then costs one round a level on the way down, not two. What is
- * in hand when the turn ends goes to the local queue. Not with lane stacks,
- * which keep everything a lane makes ready. See "Going on" in
+ * (kite_tail_at: the same record) or, when the worker took at most one
+ * entry this round, a continuation that its signal made ready (kite_ready),
+ * kept in hand (`next`) instead of queued. Everything else a block makes
+ * ready is queued as before, so that the round after spreads it over the
+ * lanes: new calls, and continuations while the worker has work (then,
+ * their chains up a tree of calls made every lane's round longer: fib(40)
+ * on an H200 took 69.6 ms with them against 56.4 without). A tree whose
+ * every level passes through a tail call (UTS's node calling children) then
+ * costs one round a level on the way down, not two, and the lone chain of
+ * continuations at the end of a deep tree's run goes up N levels a round.
+ * What is in hand when the turn ends goes to the local queue. Not with lane
+ * stacks, which keep everything a lane makes ready. See "Going on" in
  * docs/design.md. */
 #ifndef KITE_HAND_BLOCKS
 #define KITE_HAND_BLOCKS 1
@@ -938,7 +941,19 @@ void kite_ready_at(kite_ctx *c, int rec, int code, int site) {
   else c->next = e;
 }
 
-void kite_ready(kite_ctx *c, int rec, int code) { kite_ready_at(c, rec, code, -1); }
+/* A block of a task under way (a continuation, a loop's next step) may run.
+ * A lane that goes on keeps it in hand when its worker took at most one
+ * entry this round: alone, the worker would run it next round anyway, on
+ * this lane, after a round's scheduling ("Going on" in docs/design.md). */
+void kite_ready(kite_ctx *c, int rec, int code) {
+#if KITE_HAND
+  if (c->next == KITE_NONE && c->w->n <= 1) {
+    c->next = KITE_ENTRY(code, rec);
+    return;
+  }
+#endif
+  kite_ready_at(c, rec, code, -1);
+}
 
 /* A tail call: the callee's entry block, in the caller's record, may run.
  * A lane that goes on (KITE_HAND) keeps it in hand for this round; else it

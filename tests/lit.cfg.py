@@ -22,7 +22,8 @@ kite_lane_blocks = lit_config.params.get("kite_lane_blocks", "")
 if kite_lane_blocks:
     exec_suffix += "-lb" + kite_lane_blocks
 # --param kite_hand_blocks=N: each lane of a wide worker goes on to up to
-# N - 1 tail calls a round (kite-run --hand-blocks; 4 by default).
+# N - 1 tail calls (and lone continuations) a round (kite-run --hand-blocks;
+# 16 by default).
 kite_hand_blocks = lit_config.params.get("kite_hand_blocks", "")
 if kite_hand_blocks:
     exec_suffix += "-hb" + kite_hand_blocks

@@ -88,11 +88,12 @@ constexpr uint32_t kMaxWorkersPerUnit = 10;
 // the first from the worker's queues, the rest from its own stack.
 constexpr uint32_t kLaneBlocks = 1;
 // Blocks a lane of a wide worker may run per round (kite-run --hand-blocks):
-// after the first, each the callee of a tail call its previous block made.
-// On an H200, UTS 21 M nodes took 84.9 ms with 1, 71.8 with 4 and 72.5 with
-// 16; fib, N-queens and tree sum, with no tail calls on their paths, are
-// unchanged (docs/design.md, "Going on").
-constexpr uint32_t kHandBlocks = 4;
+// after the first, each the callee of a tail call its previous block made,
+// or a continuation its signal made ready when the worker is alone with it.
+// On an H200, UTS 21 M nodes took 84.9 ms with 1, 71.8 with 4 (tail calls
+// only), 67.2 with 4 and 66.2 with 16 (continuations too); fib, N-queens
+// and tree sum are unchanged (docs/design.md, "Going on").
+constexpr uint32_t kHandBlocks = 16;
 // On a GPU a map (or reduction) of at least this many iterations whose body
 // calls no task runs as a kernel of its own (kite-run --map-kernel-min):
 // the workers leave, the host launches the kernel, and the workers come
@@ -263,8 +264,9 @@ std::optional<int> parse_command_line(int argc, char **argv, Options &o) {
   app.add_option("--hand-blocks", o.hand_blocks,
                  "Blocks each lane of a wide worker may run per round, up to 4096: the first "
                  "from the worker's queues, each of the others the callee of a tail call that "
-                 "the block before made (everything else is queued); 1 runs one block per "
-                 "lane and round (default: 4)")
+                 "the block before made, or the continuation it made ready when its worker "
+                 "took at most one entry that round (everything else is queued); 1 runs one "
+                 "block per lane and round (default: 16)")
       ->type_name("N");
   app.add_option("--record-align", o.record_align,
                  "Records in the pool start on multiples of this many bytes, a power of two from "
