@@ -499,7 +499,8 @@ class Emitter {
   // (UTS's entry block read its new array back twice, to copy it into its
   // map's collection and to measure it). The slot is still written, for
   // the blocks after. Nothing else writes it (hold_params says why).
-  void assign_first(const VarDecl *v, const std::string &value, std::ostream &s, int ind) {
+  void assign_first(const VarDecl *v, const Expr &e, std::ostream &s, int ind) {
+    const std::string value = expr(e);
     if (ind != block_top_ || locals_.count(v) || !assigned_once(v)) {
       line(s, ind, slot(v) + " = " + value + ";");
       return;
@@ -509,6 +510,20 @@ class Emitter {
                              slot(v), name));
     locals_[v] = name;
     block_locals_.push_back(v);
+    // An array made here, or a copy of one, from a length that a literal
+    // or a C constant gives (what locals_ holds at a block's top level:
+    // parameters p<id>, locals l<id>, a last loop's h<id>): its length is
+    // known without a trip to memory. A null array (the heap exhausted, or
+    // a negative length reported) has length 0.
+    auto constant = [&](const Expr &x) {
+      return x.kind == ExprKind::IntLit || (x.kind == ExprKind::Name && x.var && locals_.count(x.var));
+    };
+    if (e.kind == ExprKind::New && constant(*e.children[0])) {
+      made_lengths_[name] = fmt::format("({} != 0 ? {} : 0)", name, expr(*e.children[0]));
+    } else if (e.kind == ExprKind::Name && e.var && locals_.count(e.var)) {
+      if (auto it = made_lengths_.find(locals_[e.var]); it != made_lengths_.end())
+        made_lengths_[name] = it->second;
+    }
   }
 
   // Whether v is assigned by one statement of its task only.
@@ -559,7 +574,7 @@ class Emitter {
     switch (st.kind) {
       case StmtKind::Let:
         if (st.vars.size() == 1 && st.expr) {
-          assign_first(st.vars[0], expr(*st.expr), s, ind);
+          assign_first(st.vars[0], *st.expr, s, ind);
           return;
         }
         for (VarDecl *v : st.vars)
@@ -719,7 +734,8 @@ class Emitter {
         const Stmt &loop = *element_of(info.store->target->var);
         const Type *elem = info.store->target->var->type;
         line(s, ind + 4, fmt::format("{} = {};",
-                                     element(elem, slot(loop.coll_var), direct_index_, loop.loc),
+                                     element(elem, slot(loop.coll_var), direct_index_, loop.loc,
+                                             false),
                                      from_bits(elem, value)));
       } else {
         line(s, ind + 4, fmt::format("(void)({});", value));
@@ -903,6 +919,9 @@ class Emitter {
   // The number of elements of a loop's collection, held in its slot.
   std::string loop_length(const Stmt &loop) {
     const VarDecl *coll = loop.coll_var;
+    if (auto held = locals_.find(coll); held != locals_.end())
+      if (auto made = made_lengths_.find(held->second); made != made_lengths_.end())
+        return made->second;
     return coll->type->kind == TypeKind::Range ? "kite_range_length(" + slot(coll) + ")"
                                                : "kite_length(c, " + slot(coll) + ")";
   }
@@ -1013,6 +1032,20 @@ class Emitter {
     line(s, ind, "}");
   }
 
+  // Whether `op` is one of the ops at the top level of the block being
+  // emitted, and only a `return` follows it there.
+  bool only_returns_after(const cps::Op &op) const {
+    if (!top_ops_) return false;
+    const std::vector<cps::Op> &ops = *top_ops_;
+    for (size_t i = 0; i < ops.size(); ++i) {
+      if (&ops[i] != &op) continue;
+      for (size_t k = i + 1; k < ops.size(); ++k)
+        if (ops[k].kind != cps::OpKind::Exec || ops[k].stmt->kind != StmtKind::Return) return false;
+      return true;
+    }
+    return false;
+  }
+
   void emit_for(const cps::Op &op, std::ostream &s, int ind) {
     const Stmt &st = *op.stmt;
     if (st.kind == StmtKind::While) {
@@ -1024,11 +1057,17 @@ class Emitter {
       return;
     }
     if (!op.parallel) {
-      line(s, ind, "{");
-      Promoted promoted = promote_vars(st, s, ind + 2);
+      // The block's last op at its top level: what the loop leaves in its
+      // variables is held after it too, in C variables h<id> declared
+      // before its scope, for the block's end (a `return` of what the loop
+      // summed then reads no slot back: a trip to memory on a GPU).
+      const bool hold = ind == block_top_ && only_returns_after(op);
+      std::ostringstream loop;
+      line(loop, ind, "{");
+      Promoted promoted = promote_vars(st, loop, ind + 2);
       std::string i = slot(st.index_var);
-      line(s, ind + 2, slot(st.coll_var) + " = " + expr(*st.expr) + ";");
-      line(s, ind + 2, fmt::format("int n = {};", loop_length(st)));
+      line(loop, ind + 2, slot(st.coll_var) + " = " + expr(*st.expr) + ";");
+      line(loop, ind + 2, fmt::format("int n = {};", loop_length(st)));
       const std::vector<const Expr *> indices =
           options_.bounds_checks ? bounds::hoistable(*p_.tasks[task_].source, st)
                                  : std::vector<const Expr *>{};
@@ -1036,28 +1075,41 @@ class Emitter {
         // The loop without the checks ir/bounds proved needless, if the
         // proof holds; else as written. (Only an innermost loop has a
         // proof: no other loop's indices are in in_bounds_ meanwhile.)
-        line(s, ind + 2, fmt::format("if ({}) {{", bounds_proof(st, indices)));
+        line(loop, ind + 2, fmt::format("if ({}) {{", bounds_proof(st, indices)));
         in_bounds_.insert(indices.begin(), indices.end());
-        line(s, ind + 4, fmt::format("for ({} = 0; {} < n; {} += 1) {{", i, i, i));
-        emit_ops(op.inline_ops[0], s, ind + 6);
-        line(s, ind + 4, "}");
+        line(loop, ind + 4, fmt::format("for ({} = 0; {} < n; {} += 1) {{", i, i, i));
+        emit_ops(op.inline_ops[0], loop, ind + 6);
+        line(loop, ind + 4, "}");
         in_bounds_.clear();
-        line(s, ind + 2, "} else {");
-        line(s, ind + 4, fmt::format("for ({} = 0; {} < n; {} += 1) {{", i, i, i));
-        emit_ops(op.inline_ops[0], s, ind + 6);
-        line(s, ind + 4, "}");
-        line(s, ind + 2, "}");
+        line(loop, ind + 2, "} else {");
+        line(loop, ind + 4, fmt::format("for ({} = 0; {} < n; {} += 1) {{", i, i, i));
+        emit_ops(op.inline_ops[0], loop, ind + 6);
+        line(loop, ind + 4, "}");
+        line(loop, ind + 2, "}");
       } else {
-        line(s, ind + 2, fmt::format("for ({} = 0; {} < n; {} += 1) {{", i, i, i));
-        emit_ops(op.inline_ops[0], s, ind + 4);
-        line(s, ind + 2, "}");
+        line(loop, ind + 2, fmt::format("for ({} = 0; {} < n; {} += 1) {{", i, i, i));
+        emit_ops(op.inline_ops[0], loop, ind + 4);
+        line(loop, ind + 2, "}");
       }
-      unpromote_vars(promoted, s, ind + 2);
-      line(s, ind, "}");
+      unpromote_vars(promoted, loop, ind + 2);
+      std::string decls, copies;
+      if (hold) {
+        for (const VarDecl *v : promoted.vars) {
+          if (!promoted.written.count(v)) continue;
+          decls += fmt::format("{} h{}; ", c_type(v->type->forced()), v->id);
+          copies += fmt::format("h{} = v{}; ", v->id, v->id);
+          locals_[v] = fmt::format("h{}", v->id);
+          block_locals_.push_back(v);
+        }
+      }
+      if (!copies.empty()) line(loop, ind + 2, copies);
+      line(loop, ind, "}");
+      if (!decls.empty()) line(s, ind, decls);
+      s << loop.str();
       return;
     }
     std::string i = slot(st.index_var);
-    assign_first(st.coll_var, expr(*st.expr), s, ind);
+    assign_first(st.coll_var, *st.expr, s, ind);
     // Chained: iteration i + 1 starts when iteration i's graph is done. The
     // loop's counter holds its detached calls, plus 1 until the last step.
     line(s, ind, i + " = 0;");
@@ -1122,7 +1174,7 @@ class Emitter {
 
   void emit_map(const cps::Op &op, std::ostream &s, int ind) {
     const Stmt &st = *op.stmt;
-    assign_first(st.coll_var, expr(*st.expr), s, ind);
+    assign_first(st.coll_var, *st.expr, s, ind);
     line(s, ind, fmt::format("{{ int n = {};", loop_length(st)));
     line(s, ind + 2, "if (n == 0) {");
     emit_signal_node(op.node, s, ind + 4);
@@ -1607,13 +1659,34 @@ class Emitter {
     return "0";
   }
 
+  // Whether each iteration of direct map `op` makes its one call: its ops
+  // are that call and statements that call nothing.
+  static bool every_iteration_calls(const cps::Op &op) {
+    int calls = 0;
+    for (const cps::Op &o : op.inline_ops[0]) {
+      if (o.kind == cps::OpKind::Spawn) ++calls;
+      else if (o.kind != cps::OpKind::Exec) return false;
+    }
+    return calls == 1;
+  }
+
   // Iterations lo .. hi - 1 of a direct map, in this record: the record's
   // counter starts high and comes down by one per returning call; after
   // the loop it comes down by the rest, so whoever brings it to zero, a
   // call or this block, ends the chunk.
+  //
+  // An iteration that always makes its one call spawns it, unless the
+  // callee answers at the call (KITE_ANSWER_IN_MAPS): where it never does,
+  // the counter starts at the chunk's length instead, and the block counts
+  // nothing off it after the loop (on a GPU an acquire-release atomic that
+  // the lane's turn would wait for; UTS's way down its deepest path makes
+  // one at each level).
   void emit_direct_chunk(const cps::Op &op, std::ostream &s, int ind) {
     const cps::Graph &g = p_.graphs[op.graphs[0]];
-    line(s, ind, fmt::format("*KITE_COUNTER(f, {}) = KITE_SPAWN_COUNT;", g.outstanding_slot));
+    const bool every = every_iteration_calls(op);
+    line(s, ind, fmt::format("*KITE_COUNTER(f, {}) = {};", g.outstanding_slot,
+                             every ? "KITE_ANSWER_IN_MAPS ? KITE_SPAWN_COUNT : hi - lo"
+                                   : "KITE_SPAWN_COUNT"));
     line(s, ind, "int spawned = 0;");
     line(s, ind, "KITE_COUNT_FENCE();");
     // Nothing outside an iteration reads the variables it declares: they
@@ -1633,9 +1706,9 @@ class Emitter {
     line(s, ind, "}");
     for (const VarDecl *v : vars) locals_.erase(v);
     line(s, ind, "KITE_DEC_FENCE(0);");
-    line(s, ind, fmt::format("if (kite_sub(KITE_COUNTER(f, {}), KITE_SPAWN_COUNT - spawned) == "
+    line(s, ind, fmt::format("if ({}kite_sub(KITE_COUNTER(f, {}), KITE_SPAWN_COUNT - spawned) == "
                              "KITE_SPAWN_COUNT - spawned) {{",
-                             g.outstanding_slot));
+                             every ? "KITE_ANSWER_IN_MAPS && " : "", g.outstanding_slot));
     // Every call has returned: end the chunk as a returning call would.
     line(s, ind + 2, fmt::format("*KITE_COUNTER(f, {}) = 1;", g.outstanding_slot));
     line(s, ind + 2, "int own = KITE_OWN(c, rec);");
@@ -1832,11 +1905,14 @@ class Emitter {
       if (finish_ahead_) line(s, 4, "const long link0 = KITE_LINK_AHEAD(f); long ret = 0; int has_ret = 0;");
       std::vector<const VarDecl *> held = hold_params(b, s, 4);
       block_top_ = 4;
+      top_ops_ = &b.ops;
       emit_ops(b.ops, s, 4);
       emit_block_end(b, s, 4);
       block_top_ = -1;
+      top_ops_ = nullptr;
       for (const VarDecl *v : block_locals_) locals_.erase(v);
       block_locals_.clear();
+      made_lengths_.clear();
       unhold(held);
       finish_ahead_ = false;
     }
@@ -1875,10 +1951,11 @@ class Emitter {
           const Type *elem = info.store->target->var->type;
           line(s, 6, fmt::format("{} = {};",
                                  element(elem, slot(loop.coll_var),
-                                         fmt::format("KITE_I(f, {}) + j", g.lo_slot), loop.loc),
+                                         fmt::format("KITE_I(f, {}) + j", g.lo_slot), loop.loc,
+                                         false),
                                  from_bits(elem, "bits")));
         }
-        line(s, 6, "KITE_FENCE();");
+        line(s, 6, counted(g) ? "KITE_DEC_FENCE(*own);" : "KITE_FENCE();");
         line(s, 6, fmt::format("graph = {};", info.graph));
         line(s, 6, "break;");
         continue;
@@ -1910,6 +1987,11 @@ class Emitter {
     for (const cps::Graph &g : p_.graphs) {
       if (g.id < 0) continue;  // a part of an inline statement: no counters
       s << fmt::format("    case {}:\n", g.id);
+      // A chunk's end of range is set before any of its calls is queued and
+      // stays until its graph ends: read with what the signal read before,
+      // not a trip to memory after the decrement.
+      const bool chunk = g.end == cps::GraphEnd::Chunk;
+      if (chunk) line(s, 6, fmt::format("{{ const int hi = KITE_I(f, {});", g.hi_slot));
       if (counted(g))
         line(s, 6, fmt::format("if (kite_dec(*own, KITE_COUNTER(f, {})) != 1) return -1;",
                                g.outstanding_slot));
@@ -1920,9 +2002,15 @@ class Emitter {
       // before it, through the acquires that ordered it after them); the
       // node or the task that it ends hands on through a kite_dec or a
       // fenced kite_ready, or kite_finish_at's, which release for it.
+      // After a kite_dec, KITE_DEC_FENCE is its acquire (on NVIDIA the
+      // atomic's own); a queue publishes its entries with a release of its
+      // own (kite_push's fence on a narrow worker, kite_written's or the
+      // round's barriers on a wide one), and kite_record_done's relaxed
+      // atomic gets a fence before it.
       const bool queues = g.end != cps::GraphEnd::Task && g.end != cps::GraphEnd::Node;
-      if (queues) line(s, 6, "KITE_FENCE();");
-      else if (counted(g)) line(s, 6, "KITE_DEC_FENCE(*own);");  // the acquire of that kite_dec
+      const bool fenced = queues && !counted(g);
+      if (fenced) line(s, 6, "KITE_FENCE();");
+      else if (counted(g)) line(s, 6, "KITE_DEC_FENCE(*own);");
       switch (g.end) {
         case cps::GraphEnd::Task:
           task_ = g.task;
@@ -1938,16 +2026,16 @@ class Emitter {
           break;
         case cps::GraphEnd::Chunk:
           // The whole map ran in the task's record, or a chunk in its own.
-          line(s, 6, fmt::format("if (KITE_I(f, {}) < 0) {{ node = {}; graph = -1; continue; }}",
-                                 g.hi_slot, g.end_node));
-          emit_record_done(g, s);
+          line(s, 6, fmt::format("if (hi < 0) {{ node = {}; graph = -1; continue; }}", g.end_node));
+          emit_record_done(g, fenced, "hi", s);
+          line(s, 6, "}");
           break;
         case cps::GraphEnd::Iteration: {
           std::string index =
               fmt::format("KITE_I(f, {})", p_.tasks[g.task].var_slot[g.index_var]);
           line(s, 6, fmt::format("if ({} + 1 < KITE_I(f, {})) {{ kite_ready(c, rec, {}); return -1; }}",
                                  index, g.hi_slot, p_.blocks[g.end_block].code));
-          emit_record_done(g, s);
+          emit_record_done(g, fenced, fmt::format("KITE_I(f, {})", g.hi_slot), s);
           break;
         }
       }
@@ -1957,9 +2045,10 @@ class Emitter {
 
   // A map's record has run its iterations: free it and count them off the
   // parent's; the last makes the map node happen there.
-  void emit_record_done(const cps::Graph &g, std::ostream &s) {
-    line(s, 6, fmt::format("rec = kite_record_done(c, rec, KITE_I(f, {}) - KITE_I(f, {}), {});",
-                           g.hi_slot, g.lo_slot, g.end_slot));
+  void emit_record_done(const cps::Graph &g, bool fenced, const std::string &hi, std::ostream &s) {
+    if (!fenced) line(s, 6, "KITE_FENCE(); /* what the chunk's calls wrote, before its count */");
+    line(s, 6, fmt::format("rec = kite_record_done(c, rec, {} - KITE_I(f, {}), {});", hi,
+                           g.lo_slot, g.end_slot));
     line(s, 6, "if (rec < 0) return -1;");
     line(s, 6, fmt::format("f = KITE_REC(c, rec); *own = KITE_OWN(c, rec); node = {}; graph = -1; continue;",
                            g.end_node));
@@ -2023,10 +2112,12 @@ class Emitter {
   }
 
   std::map<std::string, std::string> lengths_;  // array variable -> its length's C variable
+  std::map<std::string, std::string> made_lengths_;  // array made in this block -> its length
   std::set<const VarDecl *> held_;               // parameters read once per block (hold_params)
   std::map<int, vars::VarSet> assigned_;          // by task: the variables its body assigns
   std::map<int, vars::VarSet> assigned_once_;     // by task: those one statement assigns
   int block_top_ = -1;                            // the indent of a block's top level, in one
+  const std::vector<cps::Op> *top_ops_ = nullptr;  // the ops there
   std::vector<const VarDecl *> block_locals_;     // held there (assign_first)
   std::set<const Expr *> in_bounds_;  // indices proved in bounds where they are emitted now
   bool nest_checks_ = false;  // the loop nest being emitted checks an element (kite_loop_elem)
