@@ -1032,15 +1032,18 @@ class Emitter {
     line(s, ind, "}");
   }
 
-  // Whether `op` is one of the ops at the top level of the block being
-  // emitted, and only a `return` follows it there.
-  bool only_returns_after(const cps::Op &op) const {
+  // If `op` is one of the ops at the top level of the block being emitted
+  // and only a `return` follows it there: the variables that return reads
+  // (into *read). Else false.
+  bool only_returns_after(const cps::Op &op, vars::VarSet *read) const {
     if (!top_ops_) return false;
     const std::vector<cps::Op> &ops = *top_ops_;
     for (size_t i = 0; i < ops.size(); ++i) {
       if (&ops[i] != &op) continue;
-      for (size_t k = i + 1; k < ops.size(); ++k)
+      for (size_t k = i + 1; k < ops.size(); ++k) {
         if (ops[k].kind != cps::OpKind::Exec || ops[k].stmt->kind != StmtKind::Return) return false;
+        vars::collect(*ops[k].stmt, vars::Use::Any, *read);
+      }
       return true;
     }
     return false;
@@ -1061,7 +1064,8 @@ class Emitter {
       // variables is held after it too, in C variables h<id> declared
       // before its scope, for the block's end (a `return` of what the loop
       // summed then reads no slot back: a trip to memory on a GPU).
-      const bool hold = ind == block_top_ && only_returns_after(op);
+      vars::VarSet returned;
+      const bool hold = ind == block_top_ && only_returns_after(op, &returned);
       std::ostringstream loop;
       line(loop, ind, "{");
       Promoted promoted = promote_vars(st, loop, ind + 2);
@@ -1095,7 +1099,7 @@ class Emitter {
       std::string decls, copies;
       if (hold) {
         for (const VarDecl *v : promoted.vars) {
-          if (!promoted.written.count(v)) continue;
+          if (!promoted.written.count(v) || !returned.count(v)) continue;
           decls += fmt::format("{} h{}; ", c_type(v->type->forced()), v->id);
           copies += fmt::format("h{} = v{}; ", v->id, v->id);
           locals_[v] = fmt::format("h{}", v->id);
