@@ -1055,7 +1055,10 @@ void kite_ctx_init(kite_ctx *c, __global long *pool, __global long *deques,
 }
 
 /* A map kernel's work-item: a context with no worker, no queue and no heap
- * chunk, for the blocks' helpers (errors, lengths, element access). */
+ * chunk, for the blocks' helpers (errors, lengths, element access). Its
+ * iterations call no task (ir/kernels.h), so they never make a block ready:
+ * kite_ready and kite_push, which use the worker (c->w), are not reached
+ * from it. */
 void kite_map_ctx(kite_ctx *c, __global long *pool, __global int *ctl, __global long *ctl64,
                   __global long *heap, __global int *params) {
   kite_ctx_init(c, pool, 0, 0, 0, ctl, ctl64, heap, params);
