@@ -33,7 +33,10 @@
  *   union   heap[ref] = the field's index (tag); heap[ref + 1] = its value.
  * A range value is a long: the first int in the low 32 bits, the last in
  * the high 32. Workers allocate from private chunks carved with an atomic
- * add on ctl64[KITE_CTL64_HEAP_BUMP]; nothing is freed during a run.
+ * add on ctl64[KITE_CTL64_HEAP_BUMP]; the bump pointer never goes back
+ * during a run, but an array that only its finished task used goes on the
+ * freeing worker's (or lane's) free list of its size and is reused from
+ * there (kite_free_array in scheduler.cl).
  */
 #ifndef KITE_ABI_H
 #define KITE_ABI_H
