@@ -6,10 +6,10 @@
 # sanitizer report or fuzzer finding. docs/testing.md has the details and
 # timings.
 #
-#   tests/ci-extra.sh [FUZZ_SECONDS]    (per target; default 20)
+#   tests/ci-extra.sh [FUZZ_SECONDS]    (per target; default 15)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-fuzz_seconds="${1:-20}"
+fuzz_seconds="${1:-15}"
 jobs="$(nproc)"
 
 SUDO=""
