@@ -513,16 +513,16 @@ class Emitter {
     // An array made here, or a copy of one, from a length that a literal
     // or a C constant gives (what locals_ holds at a block's top level:
     // parameters p<id>, locals l<id>, a last loop's h<id>): its length is
-    // known without a trip to memory. A null array (the heap exhausted, or
-    // a negative length reported) has length 0.
+    // known without a trip to memory, for its loops and its bounds checks
+    // (lengths_, until the block ends). A null array (the heap exhausted,
+    // or a negative length reported) has length 0.
     auto constant = [&](const Expr &x) {
       return x.kind == ExprKind::IntLit || (x.kind == ExprKind::Name && x.var && locals_.count(x.var));
     };
     if (e.kind == ExprKind::New && constant(*e.children[0])) {
-      made_lengths_[name] = fmt::format("({} != 0 ? {} : 0)", name, expr(*e.children[0]));
+      lengths_[name] = fmt::format("({} != 0 ? {} : 0)", name, expr(*e.children[0]));
     } else if (e.kind == ExprKind::Name && e.var && locals_.count(e.var)) {
-      if (auto it = made_lengths_.find(locals_[e.var]); it != made_lengths_.end())
-        made_lengths_[name] = it->second;
+      if (auto it = lengths_.find(locals_[e.var]); it != lengths_.end()) lengths_[name] = it->second;
     }
   }
 
@@ -920,8 +920,7 @@ class Emitter {
   std::string loop_length(const Stmt &loop) {
     const VarDecl *coll = loop.coll_var;
     if (auto held = locals_.find(coll); held != locals_.end())
-      if (auto made = made_lengths_.find(held->second); made != made_lengths_.end())
-        return made->second;
+      if (auto known = lengths_.find(held->second); known != lengths_.end()) return known->second;
     return coll->type->kind == TypeKind::Range ? "kite_range_length(" + slot(coll) + ")"
                                                : "kite_length(c, " + slot(coll) + ")";
   }
@@ -1914,9 +1913,11 @@ class Emitter {
       emit_block_end(b, s, 4);
       block_top_ = -1;
       top_ops_ = nullptr;
-      for (const VarDecl *v : block_locals_) locals_.erase(v);
+      for (const VarDecl *v : block_locals_) {
+        lengths_.erase(locals_[v]);
+        locals_.erase(v);
+      }
       block_locals_.clear();
-      made_lengths_.clear();
       unhold(held);
       finish_ahead_ = false;
     }
@@ -2115,8 +2116,7 @@ class Emitter {
     own_ = false;
   }
 
-  std::map<std::string, std::string> lengths_;  // array variable -> its length's C variable
-  std::map<std::string, std::string> made_lengths_;  // array made in this block -> its length
+  std::map<std::string, std::string> lengths_;  // array variable -> its length's C expression
   std::set<const VarDecl *> held_;               // parameters read once per block (hold_params)
   std::map<int, vars::VarSet> assigned_;          // by task: the variables its body assigns
   std::map<int, vars::VarSet> assigned_once_;     // by task: those one statement assigns
