@@ -49,6 +49,14 @@ class Checker {
   }
 
  private:
+  // A named task declared in a task body, while its body is checked.
+  struct SelfName {
+    std::string name;
+    TaskDecl *task;
+    size_t scope_base;  // scopes from here on belong to the task
+    size_t frame;       // its index in frames_
+  };
+
   void unsupported(SourceLoc loc, const std::string &what) {
     diags_.error(loc, "{} are not supported yet", what);
   }
@@ -344,7 +352,7 @@ class Checker {
     if (target.kind == ExprKind::Name) {
       VarDecl *v = lookup(target.text);
       if (!v) {
-        if (globals_.count(target.text))
+        if (globals_.count(target.text) || self_named(target.text))
           diags_.error(target.loc, "cannot assign to '{}': it is not a variable", target.text);
         else
           diags_.error(target.loc, "use of undeclared name '{}'", target.text);
@@ -739,6 +747,7 @@ class Checker {
   // lifts it to the program's tasks.
   Type *check_anon(Expr &e) {
     TaskDecl &t = *e.anon;
+    std::string own_name = t.name;  // a named task declared in a task body
     t.is_anonymous = true;
     t.name = fmt::format("anon_{}_{}", e.loc.line, e.loc.col);
     declare_signature(t);
@@ -747,14 +756,61 @@ class Checker {
     auto saved_maps = std::move(map_locals_);
     map_locals_.clear();
     loop_depth_ = 0;
+    if (!own_name.empty()) selves_.push_back({own_name, &t, scopes_.size(), frames_.size()});
     frames_.push_back({&t, scopes_.size()});
     check_task_body(t);
     frames_.pop_back();
+    if (!own_name.empty()) {
+      selves_.pop_back();
+      capture_for_self_references(t);
+    }
     loop_depth_ = saved_depth;
     map_locals_ = std::move(saved_maps);
     task_ = outer;
     e.task = &t;
     return t.type;
+  }
+
+  // The name of a named task declared in a task body, used inside its own
+  // body (where it is not declared yet: its declaration's value is the task
+  // being checked); null if a variable of a task inside it hides the name.
+  const SelfName *self_named(const std::string &name) {
+    size_t innermost_var = 0;  // one past the innermost scope declaring `name`
+    for (size_t i = scopes_.size(); i-- > 0;)
+      if (scopes_[i].count(name)) {
+        innermost_var = i + 1;
+        break;
+      }
+    for (size_t i = selves_.size(); i-- > 0;)
+      if (selves_[i].name == name)
+        return innermost_var > selves_[i].scope_base ? nullptr : &selves_[i];
+    return nullptr;
+  }
+
+  // A named task's own name inside its body stands for the task itself: a
+  // closure of the same task with the same captures (frontend/lift leaves
+  // it as it is; ir/closures makes it the task's own closure). The tasks
+  // between the task and the use capture what the task captures.
+  Type *self_reference(Expr &e, const SelfName &self) {
+    e.kind = ExprKind::AnonTask;
+    e.task = self.task;
+    std::vector<TaskDecl *> between;
+    for (size_t i = self.frame + 1; i < frames_.size(); ++i) between.push_back(frames_[i].task);
+    if (!between.empty()) self_uses_.push_back({self.task, std::move(between)});
+    return self.task->type;
+  }
+
+  // Once t's captures are known (its body is checked), the tasks inside it
+  // that name t capture them too, to make t's closure.
+  void capture_for_self_references(TaskDecl &t) {
+    for (auto &use : self_uses_) {
+      if (use.first != &t) continue;
+      for (TaskDecl *inner : use.second)
+        for (VarDecl *v : t.captures) {
+          auto &caps = inner->captures;
+          if (std::find(caps.begin(), caps.end(), v) == caps.end()) caps.push_back(v);
+        }
+    }
   }
 
   // `task e` evaluates e as a task of its own: frontend/lift makes it an
@@ -914,6 +970,7 @@ class Checker {
 
   Type *check_name(Expr &e) {
     if (!in_constant_) {
+      if (const SelfName *self = self_named(e.text)) return self_reference(e, *self);
       if (VarDecl *v = lookup(e.text)) {
         e.var = v;
         return v->type;
@@ -962,17 +1019,18 @@ class Checker {
     size_t nargs = e.children.size() - 1;
     if (callee.kind == ExprKind::Name) {
       Builtin b;
-      bool shadowed = lookup(callee.text) != nullptr;
+      bool shadowed = self_named(callee.text) || lookup(callee.text) != nullptr;
       if (!shadowed && find_builtin(callee.text, &b)) return check_builtin(e, b, want);
     }
     if (in_constant_) {
       diags_.error(e.loc, "task calls in top-level values are not supported yet");
       return nullptr;
     }
-    bool direct = callee.kind == ExprKind::Name && !lookup(callee.text) && tasks_.count(callee.text);
+    bool local = callee.kind == ExprKind::Name && (self_named(callee.text) || lookup(callee.text));
+    bool direct = callee.kind == ExprKind::Name && !local && tasks_.count(callee.text);
     if (!direct) {
       // A call of a task value: any expression of type task<...>.
-      if (callee.kind == ExprKind::Name && !lookup(callee.text) && !values_.count(callee.text) &&
+      if (callee.kind == ExprKind::Name && !local && !values_.count(callee.text) &&
           !globals_.count(callee.text)) {
         diags_.error(callee.loc, "call of undeclared task '{}'", callee.text);
         for (size_t i = 1; i < e.children.size(); ++i) check_expr(*e.children[i], nullptr);
@@ -1273,6 +1331,12 @@ class Checker {
     size_t scope_base;
   };
   std::vector<Frame> frames_;
+  // The named tasks declared in task bodies being checked, innermost last:
+  // inside its body, a task's name is the task (self_named).
+  std::vector<SelfName> selves_;
+  // Each use of a task's own name from a task inside it, with the tasks
+  // between the two (innermost last).
+  std::vector<std::pair<TaskDecl *, std::vector<TaskDecl *>>> self_uses_;
   std::map<std::string, std::vector<std::pair<std::string, Type *>>> fields_;
 };
 

@@ -30,6 +30,13 @@ void convert_closures(Program &program, TypeContext &types) {
     t->env = env.get();
     t->locals.push_back(std::move(env));
     rewrite_exprs(t->body, [&](ExprPtr &e) {
+      if (e->kind == ExprKind::AnonTask && e->task == t.get()) {
+        // A named task's own name in its body (frontend/check): its closure.
+        auto self = name_of(t->env, e->loc);
+        self->type = t->type;
+        e = std::move(self);
+        return;
+      }
       if (e->kind != ExprKind::Name || !e->var) return;
       auto at = std::find(t->captures.begin(), t->captures.end(), e->var);
       if (at == t->captures.end()) return;
