@@ -41,7 +41,18 @@ class Checker {
       declare_global(t.name, t.loc);
       tasks_[t.name] = &t;
     }
-    for (auto &v : program_.values) check_value(*v);
+    // Top-level values come in any order: each is checked before the values
+    // that use it (check_name), and they are kept in that order, so that
+    // later passes may compute them in order.
+    for (auto &v : program_.values) {
+      declare_global(v->name, v->loc);
+      value_decls_.emplace(v->name, v.get());
+    }
+    for (auto &v : program_.values) check_value_first(*v);
+    std::map<ValueDecl *, std::unique_ptr<ValueDecl>> owned;
+    for (auto &v : program_.values) owned[v.get()] = std::move(v);
+    program_.values.clear();
+    for (ValueDecl *v : value_order_) program_.values.push_back(std::move(owned[v]));
     for (auto &t : program_.tasks) declare_signature(*t);
     for (auto &t : program_.tasks) check_task(*t);
     settle_int_literals();
@@ -163,18 +174,28 @@ class Checker {
 
   // --- Top level ---------------------------------------------------------
 
+  // Checks v unless it is checked already, after the values it uses.
+  void check_value_first(ValueDecl &v) {
+    if (values_checked_.count(&v) ||
+        std::find(value_stack_.begin(), value_stack_.end(), &v) != value_stack_.end())
+      return;
+    value_stack_.push_back(&v);
+    check_value(v);
+    value_stack_.pop_back();
+    values_checked_.insert(&v);
+    value_order_.push_back(&v);
+  }
+
   void check_value(ValueDecl &v) {
-    declare_global(v.name, v.loc);
     Type *want = v.type ? resolve(v.type.get()) : nullptr;
     if (!v.init) {
       diags_.error(v.loc, "top-level value '{}' needs an initial value", v.name);
       return;
     }
+    bool saved_in_constant = in_constant_;
     in_constant_ = true;
-    constant_name_ = v.name;
     Type *got = value_of(*v.init, want);
-    in_constant_ = false;
-    constant_name_.clear();
+    in_constant_ = saved_in_constant;
     if (!got) return;
     if (want && got != want) {
       type_mismatch(v.init->loc, want, got, "initialising '" + v.name + "'");
@@ -182,11 +203,31 @@ class Checker {
     }
     v.checked_type = want ? want : got;
     if (!v.checked_type->is_scalar()) {
-      diags_.error(v.loc, "top-level value '{}' must have a scalar type", v.name);
+      unsupported(v.loc, fmt::format("top-level values of type {}", to_string(v.checked_type)));
       v.checked_type = nullptr;
       return;
     }
     values_[v.name] = &v;
+  }
+
+  // A top-level value named while top-level values are checked: checked
+  // first if it is not yet. False (with an error) if it is one of the values
+  // being checked, which would make it depend on itself.
+  bool value_ready(const Expr &use, ValueDecl &v) {
+    auto at = std::find(value_stack_.begin(), value_stack_.end(), &v);
+    if (at == value_stack_.end()) {
+      check_value_first(v);
+      return true;
+    }
+    if (at + 1 == value_stack_.end()) {
+      diags_.error(use.loc, "top-level value '{}' is defined in terms of itself", v.name);
+      return false;
+    }
+    std::string chain = "'" + v.name + "'";
+    for (auto it = at + 1; it != value_stack_.end(); ++it) chain += " uses '" + (*it)->name + "', which";
+    diags_.error(use.loc, "top-level value '{}' is defined in terms of itself: {} uses '{}'",
+                 v.name, chain, v.name);
+    return false;
   }
 
   void declare_signature(TaskDecl &t) {
@@ -976,6 +1017,10 @@ class Checker {
         return v->type;
       }
     }
+    if (in_constant_) {
+      auto decl = value_decls_.find(e.text);
+      if (decl != value_decls_.end() && !value_ready(e, *decl->second)) return nullptr;
+    }
     auto val = values_.find(e.text);
     if (val != values_.end()) {
       e.global = val->second;
@@ -1000,12 +1045,6 @@ class Checker {
       diags_.error(e.loc, "'{}' is a {} type, not a value; construct one with {}{{ {} = ... }}",
                    e.text, d.is_union ? "union" : "struct", e.text,
                    d.fields.empty() ? "x" : d.fields[0].name);
-      return nullptr;
-    }
-    // A top-level value used in its own initial value is not declared yet.
-    if (in_constant_ && e.text == constant_name_) {
-      diags_.error(e.loc, "use of undeclared name '{}' (a top-level value cannot use itself)",
-                   e.text);
       return nullptr;
     }
     if (globals_.count(e.text))  // a constant whose declaration had an error
@@ -1316,8 +1355,11 @@ class Checker {
   std::map<std::string, ValueDecl *> values_;
   std::vector<std::map<std::string, VarDecl *>> scopes_;
   TaskDecl *task_ = nullptr;
-  bool in_constant_ = false;
-  std::string constant_name_;  // the top-level value being checked
+  bool in_constant_ = false;  // checking a top-level value
+  std::map<std::string, ValueDecl *> value_decls_;  // every top-level value, by name
+  std::vector<ValueDecl *> value_stack_;  // the top-level values being checked, innermost last
+  std::set<ValueDecl *> values_checked_;
+  std::vector<ValueDecl *> value_order_;  // in the order checked
   int loop_depth_ = 0;
   std::vector<std::set<VarDecl *>> map_locals_;  // variables declared in each enclosing map body
   std::set<VarDecl *> loop_indices_;  // the index variables written in for and map loops
