@@ -1163,8 +1163,8 @@ class Checker {
         if (!t) return nullptr;
         // A conversion's argument has no wanted type: long(3 << 30) shifts
         // an int, as in C. Only a literal argument that cannot be an int
-        // (long(2147483648), long(3 * 0x100000000)) is a long.
-        if (b == Builtin::long_ && is_literal(*e.children[1]) && needs_long(*e.children[1])) {
+        // (long(2147483648), int(3 * 0x100000000 + 5)) is a long.
+        if (is_literal(*e.children[1]) && needs_long(*e.children[1])) {
           adapt(*e.children[1], types_.long_t());
           t = e.children[1]->type;
         }
