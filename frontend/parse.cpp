@@ -1147,13 +1147,17 @@ class Builder {
     return e;
   }
 
-  // "text" with C escapes: \n \t \r \0 \\ \" \' \a \b \f \v \xHH.
+  // "text" with C's escapes: the simple ones (\' \" \? \\ \a \b \f \n \r \t
+  // \v), octal (\0, \101: one to three octal digits) and hexadecimal (\x41:
+  // as many hex digits as follow), each one byte: a value above 255 is an
+  // error, as in C.
   ast::ExprPtr string_literal(KiteParser::StringLitContext *c) {
     Token *t = c->STRING()->getSymbol();
     auto e = ast::make_expr(ast::ExprKind::StringLit, loc(c));
     std::string text = token_text(file_, t);
     std::string out;
-    for (size_t i = 1; i + 1 < text.size(); ++i) {
+    size_t end = text.size() - 1;  // the closing quote
+    for (size_t i = 1; i < end; ++i) {
       if (text[i] != '\\') {
         out += text[i];
         continue;
@@ -1165,24 +1169,38 @@ class Builder {
         case 'n': out += '\n'; break;
         case 't': out += '\t'; break;
         case 'r': out += '\r'; break;
-        case '0': out += '\0'; break;
         case '\\': out += '\\'; break;
         case '"': out += '"'; break;
         case '\'': out += '\''; break;
+        case '?': out += '?'; break;
         case 'a': out += '\a'; break;
         case 'b': out += '\b'; break;
         case 'f': out += '\f'; break;
         case 'v': out += '\v'; break;
+        case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': {
+          unsigned value = unsigned(esc - '0');
+          for (int digits = 1; digits < 3 && i + 1 < end && text[i + 1] >= '0' && text[i + 1] <= '7';
+               ++digits)
+            value = value * 8 + unsigned(text[++i] - '0');
+          if (value > 0xff)
+            diags_.error(at, "octal escape sequence out of range (at most \\377)");
+          else
+            out += char(value);
+          break;
+        }
         case 'x': {
           unsigned value = 0;
           int digits = 0;
-          while (digits < 2 && i + 1 < text.size() - 1 && std::isxdigit(uint8_t(text[i + 1]))) {
+          while (i + 1 < end && std::isxdigit(uint8_t(text[i + 1]))) {
             char h = text[++i];
-            value = value * 16 + (h <= '9' ? h - '0' : (h | 0x20) - 'a' + 10);
+            value = std::min(value * 16 + unsigned(h <= '9' ? h - '0' : (h | 0x20) - 'a' + 10),
+                             0x100u);
             ++digits;
           }
           if (digits == 0)
             diags_.error(at, "\\x used with no following hex digits");
+          else if (value > 0xff)
+            diags_.error(at, "hex escape sequence out of range (at most \\xff)");
           else
             out += char(value);
           break;

@@ -31,8 +31,10 @@ syn match kiteNumber "\<0[xX]\x\+[lL]\=\>"
 syn match kiteFloat  "\<\d\+\.\d\+\([eE][+-]\=\d\+\)\=[fF]\=\>"
 syn match kiteFloat  "\<\d\+[eE][+-]\=\d\+[fF]\=\>"
 
-syn match  kiteEscape  contained "\\."
-syn region kiteString  start=+"+ skip=+\\\\\|\\"+ end=+"+ end=+$+ contains=kiteEscape
+" C's escapes: simple, octal (1 to 3 digits), hexadecimal; any other is an error.
+syn match  kiteEscapeError contained "\\."
+syn match  kiteEscape  contained #\\\(\o\{1,3}\|x\x\+\|['"?\\abfnrtv]\)#
+syn region kiteString  start=+"+ skip=+\\\\\|\\"+ end=+"+ end=+$+ contains=kiteEscape,kiteEscapeError
 
 " kite-test's directives in a program's leading comment block.
 syn match  kiteDirective contained "\(^\s*//\s*\)\@<=\(expect-unordered\|expect-error\|expect\|run\|compile-error\|compile-warning\)\>:\="
@@ -52,6 +54,7 @@ hi def link kiteNumber      Number
 hi def link kiteFloat       Float
 hi def link kiteString      String
 hi def link kiteEscape      SpecialChar
+hi def link kiteEscapeError Error
 hi def link kiteComment     Comment
 hi def link kiteDirective   PreProc
 hi def link kiteTodo        Todo
