@@ -406,6 +406,25 @@ bool parse_mistake(const SourceFile &file, antlr4::TokenStream &tokens, Token *t
                                                                     : std::string("x");
   };
   if (t->getType() == Token::EOF) return unclosed_brace(file, tokens, t, m);
+  // `.5` where an operand is expected, and `1.` (C's floating-point forms).
+  if (t->getType() == KiteLexer::DOT && i + 1 < tokens.size()) {
+    Token *n = tokens.get(i + 1);
+    if ((n->getType() == KiteLexer::INT || n->getType() == KiteLexer::FLOAT) && touching(t, n)) {
+      m.loc = loc_of(t);
+      m.message = "expected expression; a number needs a digit before its point: write '0." +
+                  token_text(file, n) + "'";
+      return true;
+    }
+  }
+  std::string digits = i > 1 ? token_text(file, tokens.get(i - 2)) : "";
+  if (i > 1 && tokens.get(i - 1)->getType() == KiteLexer::DOT &&
+      tokens.get(i - 2)->getType() == KiteLexer::INT && touching(tokens.get(i - 2), tokens.get(i - 1)) &&
+      (t->getType() != KiteLexer::ID || !touching(tokens.get(i - 1), t)) &&
+      std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+    m.loc = loc_of(tokens.get(i - 2));
+    m.message = "a number needs a digit after its point: write '" + digits + ".0'";
+    return true;
+  }
   if (i > 0) {
     Token *p = tokens.get(i - 1);
     // `s += n`: the operator, then `=`.
