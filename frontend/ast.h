@@ -128,6 +128,7 @@ struct Expr {
   // Operators.
   BinaryOp binop = BinaryOp::Add;
   UnaryOp unop = UnaryOp::Neg;
+  bool in_parens = false;  // written as `(e)` (for hints about precedence)
 
   // Children: Call (callee = children[0], args = rest), Unary (1), Binary (2),
   // Field (1), Index (2), Tuple (n), New (size args), Range (2), Future (1).

@@ -1314,6 +1314,7 @@ class Checker {
     auto bad = [&]() -> Type * {
       diags_.error(e.loc, "operator '{}' cannot be applied to {} and {}", spelling(op),
                    to_string(a), to_string(b));
+      precedence_note(e);
       return nullptr;
     };
     if (logical) return a->kind == TypeKind::Bool && b->kind == TypeKind::Bool ? a : bad();
@@ -1345,6 +1346,43 @@ class Checker {
       case BinaryOp::Or: return bad();  // answered above
     }
     return bad();
+  }
+
+  // After a type error at `n & 1 == 0`: C's precedence, which Kite keeps,
+  // reads it as `n & (1 == 0)`; a note suggests the parentheses meant.
+  void precedence_note(const Expr &e) {
+    auto comparison = [](const Expr &x) {
+      if (x.kind != ExprKind::Binary || x.in_parens) return false;
+      switch (x.binop) {
+        case BinaryOp::Lt:
+        case BinaryOp::Le:
+        case BinaryOp::Gt:
+        case BinaryOp::Ge:
+        case BinaryOp::Eq:
+        case BinaryOp::Ne: return true;
+        default: return false;
+      }
+    };
+    if (e.binop != BinaryOp::BitAnd && e.binop != BinaryOp::BitOr && e.binop != BinaryOp::BitXor)
+      return;
+    const Expr &l = *e.children[0], &r = *e.children[1];
+    std::string op = spelling(e.binop);
+    std::string meant;
+    const char *cmp = nullptr;
+    if (comparison(r)) {
+      cmp = spelling(r.binop);
+      meant = fmt::format("({} {} {}) {} {}", to_kite(l), op, to_kite(*r.children[0]), cmp,
+                          to_kite(*r.children[1]));
+    } else if (comparison(l)) {
+      cmp = spelling(l.binop);
+      meant = fmt::format("{} {} ({} {} {})", to_kite(*l.children[0]), cmp, to_kite(*l.children[1]),
+                          op, to_kite(r));
+    } else {
+      return;
+    }
+    diags_.note(e.loc, fmt::format("'{}' binds more tightly than '{}' (as in C): write '{}' if "
+                                   "that is what was meant",
+                                   cmp, op, meant));
   }
 
   Program &program_;

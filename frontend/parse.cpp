@@ -1099,7 +1099,11 @@ class Builder {
       return e;
     }
     auto *c = static_cast<KiteParser::ParenExprContext *>(ctx);
-    if (c->expr().size() == 1) return expr(c->expr(0));
+    if (c->expr().size() == 1) {
+      ast::ExprPtr inner = expr(c->expr(0));
+      if (inner) inner->in_parens = true;
+      return inner;
+    }
     auto e = ast::make_expr(ExprKind::Tuple, loc(c));
     for (auto *member : c->expr()) e->children.push_back(expr(member));
     return e;
