@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "frontend/ast.h"
+#include "frontend/source.h"
 
 namespace kite::interp {
 
@@ -76,6 +77,16 @@ struct Closure {
   Value captures[1];  // as many as the task has captures
 };
 
+// An operation on a heap value that kite-interp --races checks
+// (interp/races.h): an element of an array or a field of a struct, read,
+// written or updated by an atomic built-in, and how reports name it.
+enum class Access : uint8_t { Read, Write, Atomic };
+struct Site {
+  SourceLoc loc;
+  Access access = Access::Read;
+  std::string what;  // "an element of 'a'", "field 'balance' of 'acc'"
+};
+
 // clang-format off
 enum class Op : uint8_t {
   // Leaves: a constant, a slot, a loop's element, a top-level constant, a
@@ -111,6 +122,7 @@ struct Node {
   const Node *a = nullptr, *b = nullptr, *c = nullptr, *d = nullptr;
   std::vector<const Node *> list;  // Tuple, Struct (null: a zero field), MakeClosure
   const TaskCode *task = nullptr;  // TaskValue, MakeClosure
+  const Site *site = nullptr;      // Index, AliasElem, a struct's Field, atomics
 };
 
 enum class CodeOp : uint8_t {
@@ -123,6 +135,7 @@ enum class CodeOp : uint8_t {
   SetField,  // a.slot = e (e first)
   Call,      // slot (or nothing, when -1) = the task `task`, or the value e, called with args
   TailCall,  // return that call: the task's frame is reused (constant host stack)
+  Then,      // body then other: other waits for all of body (only --races tells)
   Return,    // return e (or nothing)
   If,        // if (e) body else other
   Case,      // case (e) arms
@@ -146,12 +159,15 @@ struct Code {
   const Node *e = nullptr, *a = nullptr, *b = nullptr;
   int slot = -1, slot2 = -1;
   Elem elem = Elem::W64;
-  bool is_range = false;           // For, Map
-  std::vector<int> slots;          // Decl
-  std::vector<const Node *> args;  // Call, TailCall; Print (null for a string)
-  std::vector<Type *> types;       // Print: each argument's type
-  std::vector<int> strings;        // Print: each argument's string number, or -1
-  const TaskCode *task = nullptr;  // Call, TailCall: a named task (else e is the callee)
+  bool is_range = false;            // For, Map
+  std::vector<int> slots;           // Decl
+  std::vector<const Node *> args;   // Call, TailCall; Print (null for a string)
+  std::vector<Type *> types;        // Print: each argument's type
+  std::vector<int> strings;         // Print: each argument's string number, or -1
+  const TaskCode *task = nullptr;   // Call, TailCall: a named task (else e is the callee)
+  bool to_temp = false;             // Call: its result goes to a temporary of the statement
+  const Site *site = nullptr;       // SetAlias, SetIndex, SetField: the write
+  std::vector<const Site *> sites;  // Print: each array argument's elements, read
   List body, other;
   std::vector<Arm> arms;
 };
@@ -179,6 +195,7 @@ struct ProgramCode {
   std::vector<std::string> strings;  // print's string literals
   std::deque<Node> nodes;            // owns every Node
   std::deque<Code> codes;            // owns every Code
+  std::deque<Site> sites;            // owns every Site
 };
 
 // Builds the code of a checked program (one with a task `main`).

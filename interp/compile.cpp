@@ -121,6 +121,44 @@ class Compiler {
     return &c;
   }
 
+  // --- What --races checks ----------------------------------------------
+
+  const Site *site(SourceLoc loc, Access access, std::string what) {
+    Site &s = out_->sites.emplace_back();
+    s.loc = loc;
+    s.access = access;
+    s.what = std::move(what);
+    return &s;
+  }
+
+  // How a report names the array or struct `e` reaches: `a`, `p.q`,
+  // `m[...]`; "" for anything else (a call's result, a new array).
+  static std::string name_of(const Expr &e) {
+    if (e.kind == ExprKind::Name) return e.text;
+    if (e.kind != ExprKind::Field && e.kind != ExprKind::Index) return "";
+    std::string base = name_of(*e.children[0]);
+    if (base.empty()) return "";
+    return e.kind == ExprKind::Field ? base + "." + e.text : base + "[...]";
+  }
+
+  static std::string element_of(const Expr &array) {
+    std::string name = name_of(array);
+    return name.empty() ? "an element of an array" : fmt::format("an element of '{}'", name);
+  }
+
+  static std::string field_of(const Expr &record, const std::string &field) {
+    std::string name = name_of(record);
+    return name.empty() ? fmt::format("field '{}' of a struct", field)
+                        : fmt::format("field '{}' of '{}'", field, name);
+  }
+
+  // A loop's element variable `x` stands for an element of its collection.
+  static std::string element_alias(const VarDecl &x, const Stmt &loop) {
+    std::string name = name_of(*loop.expr);
+    return name.empty() ? fmt::format("'{}', an element of the loop's array", x.name)
+                        : fmt::format("an element of '{}' (as '{}')", name, x.name);
+  }
+
   const Node *local(int slot, SourceLoc loc) {
     Node *n = node(Op::Local, loc);
     n->slot = slot;
@@ -137,6 +175,7 @@ class Compiler {
       n->slot = slot_of(loop->coll_var.get());
       n->slot2 = slot_of(loop->index_var.get());
       n->elem = elem_of(v->type);
+      if (!range) n->site = site(loc, Access::Read, element_alias(*v, *loop));
       return n;
     }
     return local(slot_of(v), loc);
@@ -190,10 +229,14 @@ class Compiler {
         out.push_back(c);
         return;
       }
-      case StmtKind::Then:
-        list(s.body, out);
-        list(s.else_body, out);
+      case StmtKind::Then: {
+        // Kept as one statement for --races: what it orders is its own.
+        Code *c = code(CodeOp::Then, s.loc);
+        list(s.body, c->body);
+        list(s.else_body, c->other);
+        out.push_back(c);
         return;
+      }
       case StmtKind::Block:
         list(s.body, out);
         return;
@@ -251,6 +294,7 @@ class Compiler {
         c->slot = slot_of(loop->coll_var.get());
         c->slot2 = slot_of(loop->index_var.get());
         c->elem = elem_of(v->type);
+        c->site = site(target.loc, Access::Write, element_alias(*v, *loop));
         out.push_back(c);
         return;
       }
@@ -272,8 +316,10 @@ class Compiler {
     if (target.kind == ExprKind::Index) {
       c->b = expr(*target.children[1], out);
       c->elem = elem_of(target.type);
+      c->site = site(target.loc, Access::Write, element_of(*target.children[0]));
     } else {
       c->slot = target.field;
+      c->site = site(target.loc, Access::Write, field_of(*target.children[0], target.text));
     }
     out.push_back(c);
   }
@@ -301,11 +347,15 @@ class Compiler {
         out_->strings.push_back(a.text);
         c->args.push_back(nullptr);
         c->types.push_back(nullptr);
+        c->sites.push_back(nullptr);
         continue;
       }
       c->strings.push_back(-1);
       c->args.push_back(expr(a, out));
       c->types.push_back(a.type->forced());
+      // An array is printed element by element: each is read.
+      bool array = a.type->forced()->kind == TypeKind::Array;
+      c->sites.push_back(array ? site(a.loc, Access::Read, element_of(a)) : nullptr);
     }
     return c;
   }
@@ -316,7 +366,9 @@ class Compiler {
     if (is_task_call(e)) {
       if (!task_) internal_error("a task call outside a task");
       int t = temp();
-      out.push_back(call(e, out, t, CodeOp::Call));
+      Code *c = call(e, out, t, CodeOp::Call);
+      c->to_temp = true;
+      out.push_back(c);
       return local(t, e.loc);
     }
     if (e.kind == ExprKind::Binary && (e.binop == BinaryOp::And || e.binop == BinaryOp::Or) &&
@@ -390,6 +442,10 @@ class Compiler {
         Node *n = node(Op::Field, e.loc);
         n->a = expr(*e.children[0], out);
         n->slot = e.field;
+        // A tuple's members and a union's value never change: only a
+        // struct's fields can race.
+        if (e.children[0]->type->forced()->kind == TypeKind::Struct)
+          n->site = site(e.loc, Access::Read, field_of(*e.children[0], e.text));
         return n;
       }
       case ExprKind::Index: {
@@ -397,6 +453,7 @@ class Compiler {
         n->a = expr(*e.children[0], out);
         n->b = expr(*e.children[1], out);
         n->elem = elem_of(e.type);
+        n->site = site(e.loc, Access::Read, element_of(*e.children[0]));
         return n;
       }
       case ExprKind::Tuple: {
@@ -614,6 +671,7 @@ class Compiler {
         n->c = expr(*e.children[2], out);
         if (op == Op::AtomicCas) n->d = expr(*e.children[3], out);
         n->elem = elem_of(element.type);
+        n->site = site(element.loc, Access::Atomic, element_of(*element.children[0]));
         return n;
       }
       case Builtin::print_:

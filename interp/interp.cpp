@@ -218,8 +218,8 @@ enum class Flow { Next, Return, Tail };
 
 class Machine {
  public:
-  Machine(const ProgramCode &code, std::FILE *out)
-      : code_(code), out_(out), printer_(strings_, out), constants_(code.constants) {
+  Machine(const ProgramCode &code, std::FILE *out, RaceDetector *races)
+      : code_(code), out_(out), printer_(strings_, out), constants_(code.constants), races_(races) {
     strings_.strings = code.strings;
   }
 
@@ -304,6 +304,14 @@ class Machine {
     std::vector<Value> values(c->args.size());
     for (size_t i = 0; i < c->args.size(); ++i)
       if (c->args[i]) values[i] = eval(c->args[i], f);
+    if (races_) {
+      for (size_t i = 0; i < c->args.size(); ++i) {
+        auto *a = c->sites[i] ? static_cast<Array *>(values[i].p) : nullptr;
+        Elem e = a ? elem_of(c->types[i]->elem) : Elem::W64;
+        for (int64_t k = 0; a && k < a->length; ++k)
+          races_->access(a->elements() + k * elem_bytes(e), c->sites[i]);
+      }
+    }
     pairs_.clear();
     for (size_t i = 0; i < c->args.size(); ++i) {
       if (!c->args[i]) {
@@ -352,7 +360,7 @@ class Machine {
       std::memset(f, 0, sizeof(Value) * t->slots);
       if (t->params) std::memcpy(f, args, sizeof(Value) * t->params);
       if (t->captures) std::memcpy(f + t->params, caps, sizeof(Value) * t->captures);
-      Flow flow = exec_list(t->body, f);
+      Flow flow = run_list(t->body, f, 0);
       if (flow != Flow::Tail) {
         --depth_;
         return flow == Flow::Return ? result_ : Value{};
@@ -399,6 +407,19 @@ class Machine {
 
   // --- Statements ------------------------------------------------------------
 
+  // `list` as part `part` of the statement running now (races.h).
+  Flow run_list(const List &list, Value *f, int64_t part) {
+    if (!races_) return exec_list(list, f);
+    races_->enter(list, part);
+    Flow flow = Flow::Next;
+    for (size_t i = 0; i < list.size() && flow == Flow::Next; ++i) {
+      races_->at(int(i));
+      flow = exec(list[i], f);
+    }
+    races_->leave();
+    return flow;
+  }
+
   Flow exec_list(const List &list, Value *f) {
     for (const Code *c : list) {
       Flow flow = exec(c, f);
@@ -425,20 +446,25 @@ class Machine {
         return Flow::Next;
       case CodeOp::SetAlias: {
         Value v = eval(c->e, f);
-        store(c->elem, element_at(f[c->slot], as_int(f[c->slot2]), c->elem, c->loc), v);
+        unsigned char *p = element_at(f[c->slot], as_int(f[c->slot2]), c->elem, c->loc);
+        if (races_) races_->access(p, c->site);
+        store(c->elem, p, v);
         return Flow::Next;
       }
       case CodeOp::SetIndex: {
         Value v = eval(c->e, f);
         Value a = eval(c->a, f);
         int32_t i = as_int(eval(c->b, f));
-        store(c->elem, element_at(a, i, c->elem, c->loc), v);
+        unsigned char *p = element_at(a, i, c->elem, c->loc);
+        if (races_) races_->access(p, c->site);
+        store(c->elem, p, v);
         return Flow::Next;
       }
       case CodeOp::SetField: {
         Value v = eval(c->e, f);
         auto *r = static_cast<Value *>(eval(c->a, f).p);
         if (!r) null_value(c->loc);
+        if (races_) races_->access(&r[c->slot], c->site);
         r[c->slot] = v;
         return Flow::Next;
       }
@@ -447,12 +473,17 @@ class Machine {
         return Flow::Next;
       case CodeOp::TailCall:
         tail_call(c, f);
+        if (races_) races_->tail_call();
         return Flow::Tail;
       case CodeOp::Return:
         result_ = c->e ? eval(c->e, f) : Value{};
         return Flow::Return;
       case CodeOp::If:
-        return exec_list(as_int(eval(c->e, f)) ? c->body : c->other, f);
+        return run_list(as_int(eval(c->e, f)) ? c->body : c->other, f, 0);
+      case CodeOp::Then: {
+        Flow flow = run_list(c->body, f, 0);
+        return flow != Flow::Next ? flow : run_list(c->other, f, 1);
+      }
       case CodeOp::Case:
         return exec_case(c, f);
       case CodeOp::For:
@@ -460,10 +491,15 @@ class Machine {
         loop(c, f);
         return Flow::Next;
       case CodeOp::While:
-        for (;;) {
-          exec_list(c->other, f);
-          if (!as_int(eval(c->e, f))) break;
-          exec_list(c->body, f);
+        // Iteration k: its condition's calls (part 2k), then the
+        // condition and the body (part 2k + 1).
+        for (int64_t k = 0;; ++k) {
+          run_list(c->other, f, 2 * k);
+          if (races_) races_->enter(c->body, 2 * k + 1), races_->at(-1);
+          bool go_on = as_int(eval(c->e, f));
+          if (races_) races_->leave();
+          if (!go_on) break;
+          run_list(c->body, f, 2 * k + 1);
         }
         return Flow::Next;
     }
@@ -483,7 +519,7 @@ class Machine {
     }
     if (!chosen) fail("no case branch matches the union's field", c->loc);
     if (chosen->field >= 0 && chosen->binder >= 0) f[chosen->binder] = u[1];
-    return exec_list(chosen->body, f);
+    return run_list(chosen->body, f, 0);
   }
 
   // A for runs its iterations in order with the index in its slot (the body
@@ -498,13 +534,14 @@ class Machine {
                 : coll.p    ? static_cast<Array *>(coll.p)->length
                             : 0;
     if (c->op == CodeOp::For) {
+      int64_t k = 0;
       for (f[c->slot2] = of_int(0); as_int(f[c->slot2]) < n;
            f[c->slot2] = of_int(wrap32(uint64_t(f[c->slot2].l) + 1)))
-        exec_list(c->body, f);
+        run_list(c->body, f, k++);
     } else {
       for (int64_t k = 0; k < n; ++k) {
         f[c->slot2] = of_int(int32_t(k));
-        exec_list(c->body, f);
+        run_list(c->body, f, k);
       }
     }
   }
@@ -533,8 +570,11 @@ class Machine {
         return n->imm;
       case Op::Local:
         return f[n->slot];
-      case Op::AliasElem:
-        return load(n->elem, element_at(f[n->slot], as_int(f[n->slot2]), n->elem, n->loc));
+      case Op::AliasElem: {
+        unsigned char *p = element_at(f[n->slot], as_int(f[n->slot2]), n->elem, n->loc);
+        if (races_) races_->access(p, n->site);
+        return load(n->elem, p);
+      }
       case Op::AliasRange:
         return of_int(wrap32(uint64_t(range_first(f[n->slot])) + uint64_t(f[n->slot2].l)));
       case Op::Global:
@@ -648,12 +688,17 @@ class Machine {
       case Op::Or:
         return of_long(eval(n->a, f).l || eval(n->b, f).l);
 
-      case Op::Field:
-        return record_field<Value>(eval(n->a, f), n->loc)[n->slot];
+      case Op::Field: {
+        Value *r = record_field<Value>(eval(n->a, f), n->loc);
+        if (races_ && n->site) races_->access(&r[n->slot], n->site);
+        return r[n->slot];
+      }
       case Op::Index: {
         Value a = eval(n->a, f);
         int32_t i = as_int(eval(n->b, f));
-        return load(n->elem, element_at(a, i, n->elem, n->loc));
+        unsigned char *p = element_at(a, i, n->elem, n->loc);
+        if (races_) races_->access(p, n->site);
+        return load(n->elem, p);
       }
       case Op::Tuple:
       case Op::Struct: {
@@ -742,6 +787,7 @@ class Machine {
     Value v = eval(n->c, f);                             // the operand; atomic_cas: expected
     Value replacement = n->d ? eval(n->d, f) : Value{};  // atomic_cas: the new value
     unsigned char *p = element_at(a, i, n->elem, n->loc);
+    if (races_) races_->access(p, n->site);
     Value old = load(n->elem, p);
     bool wide = n->elem == Elem::W64;
     Value now = old;
@@ -788,6 +834,7 @@ class Machine {
   uintptr_t stack_limit_ = 0;
   size_t stack_size_ = 0;
   int64_t depth_ = 0;
+  RaceDetector *races_;  // null unless --races
 };
 
 // The interpreter's thread: its stack, and what it ended with.
@@ -820,7 +867,9 @@ void *run_job(void *p) {
 void run(const ast::Program &program, const std::vector<std::string> &args, std::FILE *out,
          const Options &options) {
   std::unique_ptr<ProgramCode> code = compile(program);
-  Machine machine(*code, out);
+  std::unique_ptr<RaceDetector> races;
+  if (options.on_race) races = std::make_unique<RaceDetector>(*code, options.on_race);
+  Machine machine(*code, out, races.get());
   Job job{&machine, &args, nullptr};
   pthread_attr_t attr;
   pthread_attr_init(&attr);

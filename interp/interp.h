@@ -12,12 +12,14 @@
 
 #include <cstddef>
 #include <cstdio>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "frontend/ast.h"
 #include "frontend/source.h"
+#include "interp/races.h"
 
 namespace kite::interp {
 
@@ -33,6 +35,9 @@ struct Options {
   // The interpreter runs on a thread of its own with this much stack; task
   // calls that would need more are a run-time error, not a crash.
   size_t stack_bytes = size_t(1) << 30;
+  // Set, the run also looks for races (interp/races.h), giving each pair of
+  // sites found here as it finds it; the run goes on.
+  std::function<void(const Race &)> on_race;
 };
 
 // Runs the checked `program`'s main with its command-line arguments (read

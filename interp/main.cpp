@@ -11,6 +11,11 @@
 // command line works unchanged. Every failure is "kite-interp: error:
 // <message>" on stderr and exit status 1, a run-time error with its Kite
 // location as kite-run gives it.
+//
+// With --races the run also reports every pair of accesses to one array
+// element or struct field, one of them a write, that Kite's rules leave
+// unordered (interp/races.h), in kitec's diagnostic format, and then exits
+// with status 1.
 #include <fmt/format.h>
 
 #include <cctype>
@@ -29,10 +34,13 @@
 #include <vector>
 
 #include "driver/pipeline.h"
+#include "frontend/diagnostics.h"
+#include "frontend/prelude.h"
 #include "host/artifact.h"
 #include "host/cl.h"
 #include "host/report.h"
 #include "interp/interp.h"
+#include "prelude_source.h"
 
 namespace {
 
@@ -47,6 +55,8 @@ constexpr const char *kUsage =
     "  args             main's arguments, as kite-run takes them\n"
     "\n"
     "options:\n"
+    "  --races          report the accesses to one array element or struct field, one a\n"
+    "                   write, that Kite's rules leave unordered (exit status 1 if any)\n"
     "  -t, --time       print the run time on stderr\n"
     "  --timeout S      stop a run that has not finished after S seconds (exit status 124)\n"
     "  --stack SIZE     the interpreter's stack, with an optional K, M or G suffix (default\n"
@@ -62,11 +72,12 @@ const std::set<std::string> kIgnoredValued = {"--device",  "--workers",      "--
                                               "--records", "--print-buffer", "--heap"};
 // kite-run's options whose output the interpreter cannot give.
 const std::set<std::string> kDeviceOnly = {"--list-devices", "--trace"};
-const std::set<std::string> kFlags = {"-t", "--time", "-h", "--help"};
+const std::set<std::string> kFlags = {"-t", "--time", "-h", "--help", "--races"};
 const std::set<std::string> kValued = {"--stack", "--timeout"};
 
 struct Options {
   bool time = false;
+  bool races = false;
   bool help = false;
   size_t stack_bytes = kite::interp::Options{}.stack_bytes;
   double timeout_s = 0;  // 0: none
@@ -106,6 +117,7 @@ std::optional<size_t> parse_size(std::string text) {
 
 void apply(Options &o, const std::string &name, const std::string &value) {
   if (name == "-t" || name == "--time") o.time = true;
+  if (name == "--races") o.races = true;
   if (name == "-h" || name == "--help") o.help = true;
   if (kDeviceOnly.count(name)) {
     throw RunError(fmt::format("{} needs a device: use kite-run", name));
@@ -200,6 +212,29 @@ int run(const Options &o) {
 
   kite::interp::Options options;
   options.stack_bytes = o.stack_bytes;
+  // A race is an error at the later access, with a note at the earlier.
+  static const kite::SourceFile prelude(kite::kPreludePath, kite::kPreludeSource);
+  kite::Diagnostics diagnostics(file, std::cerr);
+  diagnostics.add_file(prelude);
+  auto verb = [](kite::interp::Access a) {
+    return a == kite::interp::Access::Read    ? "read"
+           : a == kite::interp::Access::Write ? "write"
+                                              : "atomic update";
+  };
+  int64_t races = 0;
+  if (o.races) {
+    options.on_race = [&](const kite::interp::Race &race) {
+      const kite::interp::Site &a = *race.earlier, &b = *race.later;
+      std::string where = fmt::format(
+          "{}:{}:{}", a.loc.file == 1 ? kite::kPreludePath : source_path, a.loc.line, a.loc.col);
+      std::fflush(stdout);
+      diagnostics.error(b.loc,
+                        fmt::format("race: this {} of {} is not ordered with the {} of {} at {}",
+                                    verb(b.access), b.what, verb(a.access), a.what, where));
+      diagnostics.note(a.loc, fmt::format("the {} of {} is here", verb(a.access), a.what));
+      ++races;
+    };
+  }
   auto start = std::chrono::steady_clock::now();
   if (o.timeout_s > 0) {
     // The watchdog: the run cannot be interrupted where it is, so the
@@ -226,6 +261,10 @@ int run(const Options &o) {
     double ms =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     fmt::print(stderr, "kite-interp: time: run {:.1f} ms\n", ms);
+  }
+  if (races > 0) {
+    fmt::print(stderr, "kite-interp: {} race{} found (--races)\n", races, races == 1 ? "" : "s");
+    return 1;
   }
   return 0;
 }
