@@ -319,8 +319,9 @@ void RaceDetector::fold(std::vector<Entry> &history, size_t i, Node *loop, int64
 }
 
 void RaceDetector::report(const Entry &e, const Site *site) {
+  // Once per pair of sites, whichever came first.
   for (const Site *s : e.sites)
-    if (reported_.insert({s, site}).second) report_(Race{s, site});
+    if (reported_.insert(std::minmax(s, site)).second) report_(Race{s, site});
 }
 
 void RaceDetector::access(const void *address, const Site *site) {
