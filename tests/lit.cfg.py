@@ -72,8 +72,11 @@ kite_map_kernel_width = lit_config.params.get("kite_map_kernel_width", "")
 run_flags = lanes_flag + (" --map-kernel-min " + kite_map_kernel_min if kite_map_kernel_min else "")
 run_flags += " --map-kernel-width " + kite_map_kernel_width if kite_map_kernel_width else ""
 config.substitutions.append(("%run-device", os.path.join(bin_dir, "kite-run") + " --device " + run_device + lanes_flag))
+# The interpreter runs every program with --races: a program test whose
+# accesses the rules leave unordered fails (--param kite_races=0: without).
 if kite_device == "interp":
-    config.substitutions.append(("%run", os.path.join(bin_dir, "kite-interp")))
+    races_flag = " --races" if lit_config.params.get("kite_races", "1") != "0" else ""
+    config.substitutions.append(("%run", os.path.join(bin_dir, "kite-interp") + races_flag))
     config.available_features.add("interp")
 else:
     config.substitutions.append(("%run", os.path.join(bin_dir, "kite-run") + " --device " + kite_device + run_flags))
