@@ -305,8 +305,12 @@ void RaceDetector::fold(std::vector<Entry> &history, size_t i, Node *loop, int64
     Entry &f = history[j];
     if (j == i || f.node != loop || f.from_part < 0 || f.access != e.access) continue;
     f.from_part = std::max(f.from_part, from_part);
-    for (const Site *s : e.sites)
-      if (std::find(f.sites.begin(), f.sites.end(), s) == f.sites.end()) f.sites.push_back(s);
+    auto add = [&f](const Site *s) {
+      if (s != f.site && std::find(f.more.begin(), f.more.end(), s) == f.more.end())
+        f.more.push_back(s);
+    };
+    add(e.site);
+    for (const Site *s : e.more) add(s);
     release(e.node);
     if (i + 1 != history.size()) e = std::move(history.back());
     history.pop_back();
@@ -320,7 +324,8 @@ void RaceDetector::fold(std::vector<Entry> &history, size_t i, Node *loop, int64
 
 void RaceDetector::report(const Entry &e, const Site *site) {
   // Once per pair of sites, whichever came first.
-  for (const Site *s : e.sites)
+  if (reported_.insert(std::minmax(e.site, site)).second) report_(Race{e.site, site});
+  for (const Site *s : e.more)
     if (reported_.insert(std::minmax(s, site)).second) report_(Race{s, site});
 }
 
@@ -359,7 +364,7 @@ void RaceDetector::access(const void *address, const Site *site) {
     ++i;
   }
   ++b->refs;
-  history.push_back(Entry{b, -1, k, {site}});
+  history.push_back(Entry{b, -1, k, site, {}});
 }
 
 }  // namespace kite::interp

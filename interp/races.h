@@ -99,7 +99,8 @@ class RaceDetector {
     Node *node;         // the access's statement; or the loop, for a fold
     int64_t from_part;  // a fold: stands for accesses in the loop's parts before it; -1: none
     Access access;
-    std::vector<const Site *> sites;  // one; a fold's: each site folded into it
+    const Site *site;
+    std::vector<const Site *> more;  // a fold's other sites
   };
   struct Relation {
     bool ordered;
