@@ -123,11 +123,17 @@ class Builder {
     // statements that read and write one variable. Each variable's last
     // determining node and the nodes depending on it since are kept as the
     // nodes are visited.
+    // A loop's element stands for its collection: a node that reads or
+    // determines it reads or determines the variable the collection is
+    // reached through as well (with_collections).
+    std::vector<Dep> deps;
+    for (auto &node : g->nodes)
+      deps.push_back({with_collections(node->dep.x), with_collections(node->dep.y), node->dep.arrow});
     std::map<int, int> last_writer;              // variable -> node
     std::map<int, std::vector<int>> readers;     // variable -> nodes since its last writer
     for (size_t j = 0; j < g->nodes.size(); ++j) {
       std::set<int> from;
-      const Dep &d = g->nodes[j]->dep;
+      const Dep &d = deps[j];
       for (int v : d.x)
         if (auto w = last_writer.find(v); w != last_writer.end()) from.insert(w->second);
       for (int v : d.y) {
@@ -135,7 +141,7 @@ class Builder {
           for (int i : readers[v]) from.insert(i);
         } else {
           for (size_t i = 0; i < j; ++i)
-            if (g->nodes[i]->dep.x.count(v)) from.insert(int(i));
+            if (deps[i].x.count(v)) from.insert(int(i));
         }
       }
       for (int i : from) g->edges.push_back({i, int(j)});
@@ -149,6 +155,26 @@ class Builder {
       g->dep = i == 0 ? g->nodes[0]->dep : compose(g->dep, g->nodes[i]->dep);  // (11)
     g->ancestors = parallel_ancestors(*g);
     return g;
+  }
+
+  // `vars` and, for each loop element among them, the variables its
+  // loop's collection is reached through (Figure 7's flvs of the collection
+  // expression: `a` for `for (x = a)`, `p` for `for (x = p.items)`), those
+  // of an enclosing loop's element in turn. Writing the element writes the
+  // array and reading it reads the array, so the element orders with the
+  // statements that name the array, as `a[i]` does.
+  std::set<int> with_collections(const std::set<int> &vars) const {
+    std::set<int> out = vars;
+    std::vector<int> todo(vars.begin(), vars.end());
+    while (!todo.empty()) {
+      int v = todo.back();
+      todo.pop_back();
+      const Stmt *loop = task_->loop_of[size_t(v)];
+      if (!loop || loop->elem_var->id != v) continue;
+      for (int c : flvs(*loop->expr).first)
+        if (out.insert(c).second) todo.push_back(c);
+    }
+    return out;
   }
 
   std::unique_ptr<Node> build_node(const Stmt &s) {

@@ -1001,17 +1001,24 @@ class Gen:
                 env[w] += 1
         return [f'{w} = 0;', head + ' { ' + ' '.join(body_lines) + ' }'], run
 
-    def for_array(self, ctx):
-        """for / map over an array with element alias and index."""
+    def for_array(self, ctx, reader=False):
+        """for / map over an array with element alias and index; with
+        `reader`, a for whose body reads the array before it writes the
+        element (array_reader)."""
         cands = [a for a in self.arrays(ctx) if a.t[1] in ('int', 'long', 'double')
                  and a.length]
+        if reader:
+            cands = [a for a in cands if not a.frozen and a.kind == 'local'
+                     and a.name not in ctx.loop_arrays]
+            if ctx.in_map or not cands:
+                return None
         if not cands:
             return None
         a = self.pick(cands)
         x, i = self.fresh('x'), self.fresh('i')
         et = a.t[1]
-        if ctx.in_map or a.frozen or a.kind != 'local' or a.name in ctx.loop_arrays or \
-                self.chance(0.5):
+        if not reader and (ctx.in_map or a.frozen or a.kind != 'local' or a.name in ctx.loop_arrays
+                           or self.chance(0.5)):
             # read-only for: sum into an accumulator
             accs = [v for v in ctx.vars() if v.kind == 'local' and v.mutable and v.t == et
                     and not v.alias and (not ctx.in_map or v.name in ctx.map_locals)]
@@ -1036,7 +1043,7 @@ class Gen:
                     env[acc] = arith(et, op, env[acc], f(env))
             return [text], run
         # element-writing map or for: each iteration writes only its own element
-        loop = self.pick(['map', 'for'])
+        loop = 'for' if reader else self.pick(['map', 'for'])
         inner = ctx.copy(in_map=(loop == 'map') or ctx.in_map, can_return=False)
         inner.push()
         inner.loop_arrays.add(a.name)
@@ -1055,21 +1062,126 @@ class Gen:
             if s:
                 lines += s[0]
                 fns.append(s[1])
+        # a for body may first read the whole array (a call given it, a map
+        # reading it), and use what that computed after the element write
+        after, decl = None, None
+        if reader:
+            s = self.array_reader(ctx, inner, a)
+            if s:
+                decl = s[0]
+                lines += s[1]
+                fns.append(s[2])
+                after = s[3:]
         e = self.expr(inner, et, 2)
         lines.append(f'{x} <- {e.text};')
+        if after:
+            lines += after[0]
 
-        def body(env, an=a.name, i=i, f=e.fn, fns=fns):
+        def body(env, an=a.name, i=i, f=e.fn, fns=fns, after=after[1] if after else None):
             for g in fns:
                 g(env)
             env[an].v[env[i]] = f(env)
+            if after:
+                after(env)
         text = f'{loop} ({x} = {a.name}[{i}]) {{ ' + ' '.join(lines) + ' }'
 
-        def run(env, an=a.name, i=i, body=body):
+        def run(env, an=a.name, i=i, body=body, decl=decl[1] if decl else None):
+            if decl:
+                decl(env)
             for j in range(len(env[an].v)):
                 self.budget.spend()
                 env[i] = j
                 body(env)
-        return [text], run
+        return (decl[0] if decl else []) + [text], run
+
+    def array_reader(self, outer, ctx, a):
+        """In the body `ctx` of a `for` over array a, before the body writes
+        its element: a statement that reads a (a call given a, or a map
+        filling a new array from it), then the line after the write that adds
+        what it computed to an accumulator, declared before the loop (in
+        `outer`) when there is none of its type. The write waits for the
+        statement (it determines a, which the statement reads), so the
+        statement sees the element as it was. Returns (the declaration's
+        (lines, fn) or None, lines, fn, lines after, fn after)."""
+        et = a.t[1]
+        decl = None
+
+        def accumulator(t):
+            nonlocal decl
+            accs = [v for v in self.accumulators(ctx) if v.t == t]
+            if accs:
+                return self.pick(accs)
+            v = Var(self.fresh('s'), t)
+            outer.add(v)
+            ctx.add(v)
+            z = self.literal(t)
+            decl = ([f'{v.name} = {z.text};'], lambda env, n=v.name, f=z.fn: env.__setitem__(n, f(env)))
+            return v
+        if self.chance(0.6) and not ctx.no_calls:
+            cands = [tk for tk in self.tasks if not tk.writer and tk.ret in ('int', 'long', 'double')
+                     and ('array', et) in [pt for _, pt in tk.params]
+                     and (tk.level < ctx.task.level or (tk is ctx.task and ctx.depth_var))
+                     and not (tk is ctx.task and ctx.in_anon)]
+            if cands:
+                tk = self.pick(cands)
+                args = self.call_args(ctx, tk, 2)
+                if args is not None:
+                    k = [pt for _, pt in tk.params].index(('array', et))
+                    args[k] = self.read_var(a)
+                    a.frozen = True
+                    c = self.fresh('c')
+                    acc = accumulator(tk.ret)
+                    op = self.pick(['+', '-', '*'] + (['^'] if tk.ret != 'double' else []))
+                    budget = self.budget
+
+                    def call(env, c=c, tk=tk, fs=[g.fn for g in args]):
+                        budget.spend(1)
+                        env[c] = tk.fn([f(env) for f in fs])
+                    return (decl, [f'{c} = {tk.name}(' + ', '.join(g.text for g in args) + ');'], call,
+                            [f'{acc.name} <- {acc.name} {op} {c};'],
+                            lambda env, n=acc.name, c=c, op=op, t=tk.ret:
+                            env.__setitem__(n, arith(t, op, env[n], env[c])))
+        if et != 'double' and self.chance(0.5) and not ctx.no_calls:
+            # the prelude's reduce: a call given the array
+            op = self.pick(['+', '^', '|'])
+            u, w, c = self.fresh('a'), self.fresh('a'), self.fresh('c')
+            sfx = 'L' if et == 'long' else ''
+            acc = accumulator(et)
+            a.frozen = True
+
+            def reduce(env, an=a.name, c=c, op=op):
+                r = 0
+                for v in env[an].v:
+                    self.budget.spend()
+                    r = arith(et, op, r, v)
+                env[c] = r
+            return (decl, [f'{c} = reduce_{et}({a.name}, task ({u}: {et}, {w}: {et}): {et} '
+                           f'{{ return {u} {op} {w}; }}, 0{sfx});'], reduce,
+                    [f'{acc.name} <- {acc.name} + {c};'],
+                    lambda env, n=acc.name, c=c: env.__setitem__(n, arith(et, '+', env[n], env[c])))
+        acc = accumulator(et)
+        n = self.r.randint(1, 6)
+        nb, y, j = self.fresh('arr'), self.fresh('y'), self.fresh('j')
+        body_ctx = ctx.copy(in_map=True)
+        body_ctx.map_locals = set()
+        body_ctx.map_reads_forbidden = ctx.map_reads_forbidden | {nb}
+        body_ctx.push()
+        body_ctx.add(Var(j, 'int', mutable=False, kind='index'))
+        idx = self.index_into(body_ctx, a, 1)
+        e = self.expr(body_ctx, et, 1)
+        op = self.pick(['+', '-', '*'])
+        k = self.r.randint(0, n - 1)
+
+        def fill(env, an=a.name, nb=nb, j=j, fi=idx.fn, fe=e.fn, op=op, n=n):
+            env[nb] = Arr([zero(et)] * n)
+            for m in range(n):
+                self.budget.spend()
+                env[j] = m
+                env[nb].v[m] = arith(et, op, env[an].v[fi(env)], fe(env))
+        return (decl, [f'{nb} = new<{et}>({n});',
+                 f'map ({y} = {nb}[{j}]) {{ {y} <- {a.name}[{idx.text}] {op} {e.at(PREC[op] + 1)}; }}'],
+                fill, [f'{acc.name} <- {acc.name} + {nb}[{k}];'],
+                lambda env, n=acc.name, nb=nb, k=k: env.__setitem__(n, arith(et, '+', env[n], env[nb].v[k])))
 
     def if_stmt(self, ctx, depth):
         cond = self.expr(ctx, 'bool', 2)
@@ -1384,6 +1496,7 @@ class Gen:
         r = self.r.random()
         opts = [(self.simple_decl, 5), (self.assign_scalar, 4), (self.assign_elem, 2),
                 (self.new_array, 2), (self.for_range, 3), (self.for_array, 3),
+                (lambda c: self.for_array(c, reader=True), 2),
                 (self.while_loop, 2), (self.struct_stmt, 1), (self.field_assign, 1), (self.union_stmt, 1),
                 (self.tuple_stmt, 1), (self.parallel_calls, 3), (self.future_stmt, 1),
                 (self.task_value_stmt, 1), (self.prelude_stmt, 1), (self.writer_then, 1),
