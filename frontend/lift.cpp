@@ -45,12 +45,17 @@ class Lifter {
     anon->result_type = t;
     anon->type = types_.task({}, t);
     // e was checked in the task that holds it: every variable it names is
-    // one of that task's, so all of them are the new task's captures.
-    for_each_expr(*e.children[0], [&](const Expr &x) {
+    // one of that task's, so all of them are the new task's captures; so
+    // are those of the anonymous tasks made in e (lifted already, `task e`
+    // inside e among them), whose closures the new task builds.
+    auto capture = [&](VarDecl *v) {
       auto &caps = anon->captures;
-      if (x.kind == ExprKind::Name && x.var &&
-          std::find(caps.begin(), caps.end(), x.var) == caps.end())
-        caps.push_back(x.var);
+      if (std::find(caps.begin(), caps.end(), v) == caps.end()) caps.push_back(v);
+    };
+    for_each_expr(*e.children[0], [&](const Expr &x) {
+      if (x.kind == ExprKind::Name && x.var) capture(x.var);
+      if (x.kind == ExprKind::AnonTask && x.task)
+        for (VarDecl *v : x.task->captures) capture(v);
     });
     auto ret = make_stmt(StmtKind::Return, e.loc);
     ret->expr = std::move(e.children[0]);

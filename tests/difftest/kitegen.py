@@ -751,6 +751,31 @@ class Gen:
             return call.fn([f(env) for f in fns])
         return E(f'{tk.name}(' + ', '.join(a.text for a in args) + ')', ATOM, fn, True)
 
+    def anon_call(self, ctx, t):
+        """A call of a task whose result has type t, given an anonymous task
+        for each task parameter, or None."""
+        if ctx.no_calls:
+            return None
+        cands = [tk for tk in self.tasks if tk.ret == t and not tk.writer
+                 and any(not isinstance(pt, str) and pt[0] == 'task' for _, pt in tk.params)
+                 and (tk.level < ctx.task.level or (tk is ctx.task and ctx.depth_var))
+                 and not (tk is ctx.task and ctx.in_anon)]
+        if not cands:
+            return None
+        tk = self.pick(cands)
+        args = self.call_args(ctx, tk, 2)
+        if args is None:
+            return None
+        for k, (_, pt) in enumerate(tk.params):
+            if not isinstance(pt, str) and pt[0] == 'task':
+                args[k] = self.anon_task(ctx, pt[1], pt[2])
+        budget = self.budget
+
+        def fn(env, fns=[a.fn for a in args], call=tk):
+            budget.spend(1)
+            return call.fn([f(env) for f in fns])
+        return E(f'{tk.name}(' + ', '.join(a.text for a in args) + ')', ATOM, fn, True)
+
     def task_value(self, ctx, tt):
         """An expression of task type tt: a named task or an anonymous one."""
         params, ret = tt[1], tt[2]
@@ -1324,8 +1349,18 @@ class Gen:
         return lines, self.seq(fns)
 
     def future_stmt(self, ctx):
+        """x = task e: e may call a task given an anonymous task (made in the
+        future, capturing the variables around it), or hold a future."""
         t = self.pick(['int', 'long', 'double', 'bool'])
-        e = self.expr(ctx, t, 2)
+        k = self.r.random()
+        e = None
+        if k < 0.5:
+            e = self.anon_call(ctx, t)
+        elif k < 0.65 and t != 'bool':
+            a, b = self.expr(ctx, t, 1), self.expr(ctx, t, 1)
+            e = E(f'(task {a.at(ATOM)}) + {b.at(PREC["+"] + 1)}', PREC['+'],
+                  lambda env, fa=a.fn, fb=b.fn: arith(t, '+', fa(env), fb(env)), True)
+        e = e or self.expr(ctx, t, 2)
         n = self.fresh('fu')
         ctx.add(Var(n, t, mutable=False))
         if self.chance(0.5):
