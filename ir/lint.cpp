@@ -3,7 +3,10 @@
 
 #include <fmt/format.h>
 
+#include <functional>
+#include <map>
 #include <set>
+#include <string>
 
 namespace kite {
 
@@ -18,9 +21,24 @@ const Expr *call_of(const Stmt &s) {
   return s.kind == StmtKind::Call ? s.expr.get() : nullptr;
 }
 
-bool is_array(const VarDecl *v) { return v && v->type && v->type->forced()->kind == TypeKind::Array; }
+// A heap value: variables of these types name a value that a call given
+// them, or a second name, reaches too.
+bool is_heap(const VarDecl *v) {
+  if (!v || !v->type) return false;
+  TypeKind k = v->type->forced()->kind;
+  return k == TypeKind::Array || k == TypeKind::Struct || k == TypeKind::Union || k == TypeKind::Tuple;
+}
 
-// The arrays node n (its nested graphs included) gives to task calls that
+const char *kind_name(const VarDecl *v) {
+  switch (v->type->forced()->kind) {
+    case TypeKind::Struct: return "struct";
+    case TypeKind::Union: return "union";
+    case TypeKind::Tuple: return "tuple";
+    default: return "array";
+  }
+}
+
+// The heap values node n (its nested graphs included) gives to task calls that
 // may write them, each with the call's statement.
 void given(const ntg::Node &n, const std::set<const VarDecl *> &written,
            std::vector<std::pair<const VarDecl *, const Stmt *>> &out) {
@@ -30,7 +48,7 @@ void given(const ntg::Node &n, const std::set<const VarDecl *> &written,
       const TaskDecl *task = callee.kind == ExprKind::Name ? callee.task : nullptr;
       for (size_t i = 1; i < call->children.size(); ++i) {
         const Expr &a = *call->children[i];
-        if (a.kind != ExprKind::Name || !is_array(a.var)) continue;
+        if (a.kind != ExprKind::Name || !is_heap(a.var)) continue;
         bool writes = !task || i - 1 >= task->param_vars.size() ||
                       written.count(task->param_vars[i - 1]);
         if (writes) out.push_back({a.var, n.stmt});
@@ -50,8 +68,10 @@ const Expr *read_in(const Expr &e, const VarDecl *v) {
 
 // Where node n reads v, or null: itself, or by giving it to a call that
 // only reads it (a call that writes it too is meant to run beside the
-// other, as calls working on parts of one array do).
-const Expr *read_by(const ntg::Node &n, const VarDecl *v, const std::set<const VarDecl *> &written) {
+// other, as calls working on parts of one array do; with `any_call`, any
+// call given v counts).
+const Expr *read_by(const ntg::Node &n, const VarDecl *v, const std::set<const VarDecl *> &written,
+                    bool any_call = false) {
   const Stmt &s = *n.stmt;
   if (n.kind == ntg::NodeKind::Stmt) {
     if (const Expr *call = n.spawns ? call_of(s) : nullptr) {
@@ -62,7 +82,7 @@ const Expr *read_by(const ntg::Node &n, const VarDecl *v, const std::set<const V
         if (a.kind == ExprKind::Name) {
           bool reads_only = task && i - 1 < task->param_vars.size() &&
                             !written.count(task->param_vars[i - 1]);
-          if (a.var == v && reads_only) return &a;
+          if (a.var == v && (reads_only || any_call)) return &a;
           continue;
         }
         if (const Expr *r = read_in(a, v)) return r;
@@ -75,15 +95,187 @@ const Expr *read_by(const ntg::Node &n, const VarDecl *v, const std::set<const V
     if (const Expr *r = read_in(*s.expr, v)) return r;
   for (auto &g : n.graphs)
     for (auto &m : g->nodes)
-      if (const Expr *r = read_by(*m, v, written)) return r;
+      if (const Expr *r = read_by(*m, v, written, any_call)) return r;
   return nullptr;
 }
+
+// Whether node n (its nested graphs included) declares v.
+bool declares(const ntg::Node &n, const VarDecl *v) {
+  bool found = false;
+  auto look = [&](const ntg::Node &m) {
+    for (const VarDecl *d : m.stmt->vars) found = found || d == v;
+  };
+  look(n);
+  for (auto &g : n.graphs) ntg::for_each_node(*g, look);
+  return found;
+}
+
+// How to join statement s and what follows with `then`, for a note.
+std::string then_text(const Stmt &s) {
+  if (s.kind == StmtKind::Call) {
+    const Expr &callee = *s.expr->children[0];
+    return (callee.kind == ExprKind::Name ? callee.text + "(...)" : "call") + " then ...";
+  }
+  if (s.kind == StmtKind::Then) return "{ ... } then ...";
+  std::string head = anf::to_kite(s);
+  bool block = s.kind == StmtKind::If || s.kind == StmtKind::Case || s.kind == StmtKind::For ||
+               s.kind == StmtKind::Map || s.kind == StmtKind::While;
+  return head + (block ? " { ... }" : "") + " then ...";
+}
+
+// The fields of struct (or tuple) v that the expressions and, with
+// `targets`, the assignment targets of node n reach, -1 for the whole value
+// (v named other than as `v.f`: given to a call, printed, copied).
+void fields_of(const ntg::Node &n, const VarDecl *v, bool targets, std::set<int> &out) {
+  auto scan = [&](const Expr &e) {
+    std::set<const Expr *> under_field;
+    ast::for_each_expr(e, [&](const Expr &x) {
+      if (x.kind == ExprKind::Field && x.children[0]->kind == ExprKind::Name && x.children[0]->var == v) {
+        out.insert(x.field);
+        under_field.insert(x.children[0].get());
+      } else if (x.kind == ExprKind::Name && x.var == v && !under_field.count(&x)) {
+        out.insert(-1);
+      }
+    });
+  };
+  auto look = [&](const ntg::Node &m) {
+    const Stmt &s = *m.stmt;
+    if (s.kind == StmtKind::Then) return;
+    if (s.expr) scan(*s.expr);
+    if (targets && s.target) {
+      const Expr *t = s.target.get();
+      // The field a target's outermost access to v selects: `v.f <- e`, `v.f[i] <- e`.
+      while ((t->kind == ExprKind::Index || t->kind == ExprKind::Field) &&
+             !(t->kind == ExprKind::Field && t->children[0]->kind == ExprKind::Name))
+        t = t->children[0].get();
+      if (t->kind == ExprKind::Field && t->children[0]->var == v) out.insert(t->field);
+    }
+  };
+  look(n);
+  for (auto &g : n.graphs) ntg::for_each_node(*g, look);
+}
+
+// The fields of its parameter `param` that task t assigns (`param.f <- e`),
+// or that the tasks it gives the parameter to assign, -1 for any (a task
+// value given it). `seen` stops recursion.
+void fields_assigned(const anf::Program &program, const TaskDecl *t, size_t param, std::set<int> &out,
+                     std::set<std::pair<const TaskDecl *, size_t>> &seen) {
+  if (!t || param >= t->param_vars.size()) {
+    out.insert(-1);
+    return;
+  }
+  if (!seen.insert({t, param}).second) return;
+  const VarDecl *p = t->param_vars[param];
+  std::function<void(const anf::StmtList &)> walk = [&](const anf::StmtList &list) {
+    for (auto &s : list) {
+      if (s->kind == StmtKind::Set && s->target) {
+        const Expr *e = s->target.get();
+        while ((e->kind == ExprKind::Index || e->kind == ExprKind::Field) &&
+               !(e->kind == ExprKind::Field && e->children[0]->kind == ExprKind::Name))
+          e = e->children[0].get();
+        if (e->kind == ExprKind::Field && e->children[0]->var == p) out.insert(e->field);
+      }
+      if (s->kind == StmtKind::Call) {
+        const Expr &callee = *s->expr->children[0];
+        for (size_t i = 1; i < s->expr->children.size(); ++i) {
+          const Expr &a = *s->expr->children[i];
+          if (a.kind == ExprKind::Name && a.var == p)
+            fields_assigned(program, callee.kind == ExprKind::Name ? callee.task : nullptr, i - 1, out, seen);
+        }
+      }
+      walk(s->body);
+      walk(s->else_body);
+      for (auto &b : s->branches) walk(b.body);
+    }
+  };
+  walk(program.tasks[size_t(t->id)].body);
+}
+
+bool meet(const std::set<int> &a, const std::set<int> &b) {
+  if (a.count(-1) && !b.empty()) return true;
+  if (b.count(-1) && !a.empty()) return true;
+  for (int f : a)
+    if (b.count(f)) return true;
+  return false;
+}
+
+bool has_fields(const VarDecl *v) {
+  TypeKind k = v->type->forced()->kind;
+  return k == TypeKind::Struct || k == TypeKind::Tuple;
+}
+
+// Second names of heap values: `b = a` makes b name a's array (struct,
+// union, tuple) for as long as neither is assigned as a whole; here, for a
+// task whose statements assign neither so, everywhere in the task.
+class SecondNames : public anf::Visitor {
+ public:
+  explicit SecondNames(const anf::Task &task) {
+    visit(task.body);
+    for (auto [b, a] : pairs_)
+      if (!assigned_.count(b) && !assigned_.count(a)) join(b, a);
+  }
+
+  // The names of v's value other than v (none unless it has a second name).
+  std::vector<const VarDecl *> others(const VarDecl *v) const {
+    std::vector<const VarDecl *> out;
+    auto at = root_.find(v);
+    if (at == root_.end()) return out;
+    for (auto [u, r] : root_)
+      if (u != v && find(u) == find(v)) out.push_back(u);
+    return out;
+  }
+
+  // `b = a` for a second name b, or null.
+  const Stmt *declaration(const VarDecl *b) const {
+    auto at = let_.find(b);
+    return at == let_.end() || !root_.count(b) ? nullptr : at->second;
+  }
+
+ private:
+  using Visitor::visit;
+  void visit(const Stmt &s) override {
+    if (s.kind == StmtKind::Let && s.vars.size() == 1 && s.expr && s.expr->kind == ExprKind::Name &&
+        is_heap(s.expr->var) && is_heap(s.vars[0])) {
+      pairs_.push_back({s.vars[0], s.expr->var});
+      let_[s.vars[0]] = &s;
+    }
+    if ((s.kind == StmtKind::Set || s.kind == StmtKind::Call) && s.target &&
+        s.target->kind == ExprKind::Name && s.target->var)
+      assigned_.insert(s.target->var);
+    Visitor::visit(s);
+  }
+
+  void join(const VarDecl *a, const VarDecl *b) {
+    root_.emplace(a, a);
+    root_.emplace(b, b);
+    root_[find(a)] = find(b);
+  }
+  const VarDecl *find(const VarDecl *v) const {
+    while (root_.at(v) != v) v = root_.at(v);
+    return v;
+  }
+
+  std::vector<std::pair<const VarDecl *, const VarDecl *>> pairs_;
+  std::map<const VarDecl *, const Stmt *> let_;
+  std::set<const VarDecl *> assigned_;
+  std::map<const VarDecl *, const VarDecl *> root_;
+};
 
 class Unordered {
  public:
   Unordered(const std::set<const VarDecl *> &written, Diagnostics &diags)
       : written_(written), diags_(diags) {}
 
+  void task(const ntg::Program &program, const ntg::TaskGraph &tg) {
+    program_ = program.anf;
+    task_ = tg.task;
+    SecondNames names(*tg.task);
+    names_ = &names;
+    graph(*tg.body);
+    names_ = nullptr;
+  }
+
+ private:
   void graph(const ntg::Graph &g) {
     size_t n = g.nodes.size();
     // reach[i]: the nodes that wait for node i, directly or not.
@@ -94,36 +286,149 @@ class Unordered {
           reach[i].insert(to);
           reach[i].insert(reach[to].begin(), reach[to].end());
         }
-    for (size_t i = 0; i < n; ++i) {
-      std::vector<std::pair<const VarDecl *, const Stmt *>> arrays;
-      given(*g.nodes[i], written_, arrays);
-      for (auto [v, call] : arrays)
-        for (size_t j = i + 1; j < n; ++j) {
-          if (reach[i].count(int(j))) continue;
-          // The two halves of a flattened `if`: one branch each, never both.
-          if (g.nodes[i]->flattened && g.nodes[j]->flattened && g.nodes[i]->stmt == g.nodes[j]->stmt)
-            continue;
-          const Expr *r = read_by(*g.nodes[j], v, written_);
-          if (!r || !warned_.insert({call, v}).second) continue;  // the first read only
-          const Expr &callee = *call_of(*call)->children[0];
-          std::string name = callee.kind == ExprKind::Name ? "'" + callee.text + "'" : "a task";
-          if (diags_.warning(r->loc, Warning::UnorderedRead,
-                             fmt::format("'{}' is read here without waiting for the call of {} on "
-                                         "line {}, which was given '{}'",
-                                         v->name, name, call->loc.line, v->name)))
-            diags_.note(call->loc,
-                        fmt::format("to read '{}' after this call is done, join the two with "
-                                    "'then': '{} then ...'",
-                                    v->name, callee.kind == ExprKind::Name ? callee.text + "(...)" : "call"));
-        }
-    }
+    for (size_t i = 0; i < n; ++i)
+      for (size_t j = i + 1; j < n; ++j) {
+        if (reach[i].count(int(j))) continue;
+        // The two halves of a flattened `if`: one branch each, never both.
+        if (g.nodes[i]->flattened && g.nodes[j]->flattened && g.nodes[i]->stmt == g.nodes[j]->stmt)
+          continue;
+        after_call(*g.nodes[i], *g.nodes[j]);
+        second_names(*g.nodes[i], *g.nodes[j]);
+      }
     for (auto &node : g.nodes)
       for (auto &sub : node->graphs) graph(*sub);
   }
 
- private:
+  // A heap value that node `first` gives to a call that may write it, read
+  // by `later` (through its name or a second one) with nothing making it
+  // wait for `first`.
+  void after_call(const ntg::Node &first, const ntg::Node &later) {
+    std::vector<std::pair<const VarDecl *, const Stmt *>> given_values;
+    given(first, written_, given_values);
+    for (auto [v, call] : given_values) {
+      std::vector<const VarDecl *> names = names_->others(v);
+      names.insert(names.begin(), v);
+      for (const VarDecl *u : names) {
+        const Expr *r = read_by(later, u, written_);
+        if (!r || !touches(later, u, assigned_by(*call, v), false)) continue;
+        if (!warned_.insert({call, u}).second) continue;  // the first read only
+        const Expr &callee = *call_of(*call)->children[0];
+        std::string name = callee.kind == ExprKind::Name ? "'" + callee.text + "'" : "a task";
+        std::string same = u == v ? "" : same_value(u, v);
+        if (diags_.warning(r->loc, Warning::UnorderedRead,
+                           fmt::format("'{}' is read here without waiting for the call of {} on "
+                                       "line {}, which was given '{}'{}",
+                                       u->name, name, call->loc.line, v->name, same)))
+          note(first, *call, u, "read");
+      }
+    }
+  }
+
+  // Two statements that reach one heap value through two names, one
+  // writing it (`b[i] <- e`, `b.f <- e`, a loop's element, an atomic), the
+  // other reading it, writing it or giving it to a call, with no order
+  // between them: the write determines only the name it is made through.
+  void second_names(const ntg::Node &first, const ntg::Node &later) {
+    for (int id : writes(first)) {
+      const VarDecl *v = task_->vars[size_t(id)];
+      std::set<int> fields;
+      if (has_fields(v)) fields_of(first, v, true, fields);
+      for (const VarDecl *u : names_->others(v)) {
+        const Expr *at = read_by(later, u, written_, true);
+        if (!at && writes(later).count(u->id)) at = target_of(later);
+        if (!at || (has_fields(v) && !touches(later, u, fields, true))) continue;
+        warn_second(later, at, u, first, v, "written");
+      }
+    }
+    for (int id : writes(later)) {
+      const VarDecl *v = task_->vars[size_t(id)];
+      std::set<int> fields;
+      if (has_fields(v)) fields_of(later, v, true, fields);
+      for (const VarDecl *u : names_->others(v))
+        if (read_by(first, u, written_, true) && (!has_fields(v) || touches(first, u, fields, false)))
+          warn_second(later, target_of(later), v, first, u, "read");
+    }
+  }
+
+  // The fields of v (a struct or tuple) that call assigns, -1 for any.
+  std::set<int> assigned_by(const Stmt &call, const VarDecl *v) const {
+    std::set<int> out;
+    if (!has_fields(v)) return {-1};
+    const Expr &callee = *call.expr->children[0];
+    std::set<std::pair<const TaskDecl *, size_t>> seen;
+    for (size_t i = 1; i < call.expr->children.size(); ++i) {
+      const Expr &a = *call.expr->children[i];
+      if (a.kind == ExprKind::Name && a.var == v)
+        fields_assigned(*program_, callee.kind == ExprKind::Name ? callee.task : nullptr, i - 1, out, seen);
+    }
+    return out;
+  }
+
+  // Whether node n reaches (with `targets`, reaches or assigns) one of
+  // `fields` of u: always for a value without fields.
+  bool touches(const ntg::Node &n, const VarDecl *u, const std::set<int> &fields, bool targets) const {
+    if (!has_fields(u)) return true;
+    std::set<int> used;
+    fields_of(n, u, targets, used);
+    return meet(used, fields);
+  }
+
+  // Warns at `at` in `later`, which reaches `u`'s value, that it does not
+  // wait for `first`, which `what` ("read" or "written") it through `v`.
+  void warn_second(const ntg::Node &later, const Expr *at, const VarDecl *u, const ntg::Node &first,
+                   const VarDecl *v, const char *what) {
+    if (!warned_.insert({first.stmt, u}).second) return;
+    SourceLoc loc = at ? at->loc : later.stmt->loc;
+    bool writes_u = writes(later).count(u->id) && !read_by(later, u, written_, true);
+    if (diags_.warning(loc, Warning::UnorderedRead,
+                       fmt::format("'{}' is {} here without waiting for line {}, where '{}' is {}{}",
+                                   u->name, writes_u ? "written" : "read", first.stmt->loc.line,
+                                   v->name, what, same_value(u, v))))
+      note(first, *first.stmt, u, writes_u ? "write" : "read");
+  }
+
+  void note(const ntg::Node &first, const Stmt &call, const VarDecl *u, const char *what) {
+    // A call inside a loop or a branch: `then` joins the statement that holds it.
+    const Stmt &joined = call.kind == StmtKind::Call && &call == first.stmt ? call : *first.stmt;
+    diags_.note(joined.loc,
+                fmt::format("to {} '{}' after this {} done, join the two with 'then': '{}'", what,
+                            u->name, joined.kind == StmtKind::Call ? "call is" : "statement is",
+                            then_text(joined)));
+  }
+
+  // ", the same array as 'u' (b = a on line N)".
+  std::string same_value(const VarDecl *u, const VarDecl *v) const {
+    const Stmt *decl = names_->declaration(v) ? names_->declaration(v) : names_->declaration(u);
+    return fmt::format(", the same {} as '{}'{}", kind_name(u), u->name,
+                       decl ? fmt::format(" ('{}' on line {})", anf::to_kite(*decl), decl->loc.line) : "");
+  }
+
+  // The heap values node n writes through a name with a second one: what it
+  // determines, a loop's element standing for its collection, less what it
+  // declares.
+  std::set<int> writes(const ntg::Node &n) const {
+    std::set<int> out;
+    std::vector<int> todo(n.dep.y.begin(), n.dep.y.end());
+    while (!todo.empty()) {
+      int id = todo.back();
+      todo.pop_back();
+      const VarDecl *v = task_->vars[size_t(id)];
+      if (const Stmt *loop = task_->loop_of[size_t(id)])
+        if (loop->elem_var == v && loop->expr->kind == ExprKind::Name && loop->expr->var)
+          todo.push_back(loop->expr->var->id);
+      if (!names_->others(v).empty() && !declares(n, v)) out.insert(id);
+    }
+    return out;
+  }
+
+  // Where node n writes: its target, or null.
+  static const Expr *target_of(const ntg::Node &n) { return n.stmt->target.get(); }
+
   const std::set<const VarDecl *> &written_;
   Diagnostics &diags_;
+  const anf::Program *program_ = nullptr;
+  const anf::Task *task_ = nullptr;
+  const SecondNames *names_ = nullptr;
   std::set<std::pair<const Stmt *, const VarDecl *>> warned_;
 };
 
@@ -133,7 +438,7 @@ void warn_unordered_reads(const ntg::Program &program, const std::set<const VarD
                           Diagnostics &diags) {
   Unordered u(written, diags);
   for (auto &tg : program.tasks)
-    if (tg.task->decl->loc.file == 0) u.graph(*tg.body);
+    if (tg.task->decl->loc.file == 0) u.task(program, tg);
 }
 
 }  // namespace kite
