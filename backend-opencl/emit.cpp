@@ -1794,39 +1794,40 @@ class Emitter {
     emit_inline_graph(op.graphs[0], s, 4);
   }
 
-  // Programs with more blocks than this get one function per block, which
-  // the switch calls, instead of the blocks inline in the switch: device
+  // Programs with more blocks than this are *large*: one function per
+  // block, which the switch calls, instead of the blocks inline in the
+  // switch; one signal function per task; and on GPUs the runtime's larger
+  // helpers called, not copied into every block (KITE_LARGE). Device
   // compilers take time superlinear in a function's size (PoCL: 7.5 s for
-  // 100 chained calls in one function, 242 s for 500), linear in the number
-  // of functions. Smaller programs keep one function, which runs faster.
-  static constexpr int kMaxInlineBlocks = 64;
+  // 100 chained calls in one function, 242 s for 500; NVIDIA's ptxas, most
+  // of its build, likewise), linear in the number of functions. Smaller
+  // programs keep one function, which runs faster: the benchmarks have at
+  // most 22 blocks, and out of line fib(40) ran 40% slower on an H100,
+  // N-queens(14) 50%, UTS 70%. A program of ten tasks of ordinary size has
+  // about 40 (docs/design.md, "Build time").
+  static constexpr int kMaxInlineBlocks = 24;
 
   void emit_blocks(std::ostream &out) {
     const char *head = "void kite_block(kite_ctx *c, int rec, int code) {\n"
                        "  kite_rec f = KITE_REC(c, rec);\n"
                        "  switch (code) {\n";
-    std::ostringstream inline_switch, calls, functions;
-    inline_switch << head;
-    calls << head;
+    // A large program's blocks are functions of their own; the switch calls
+    // them.
+    std::ostringstream blocks, functions;
+    blocks << head;
     for (const cps::Block &b : p_.blocks) {
       if (b.code < 0) continue;
       std::string body = block_body(b);
-      inline_switch << fmt::format("  case {}: {}", b.code, body);
+      if (!large()) {
+        blocks << fmt::format("  case {}: {}", b.code, body);
+        continue;
+      }
       functions << fmt::format("__attribute__((noinline)) void kite_code_{}(kite_ctx *c, int rec, kite_rec f) {}\n",
                                b.code, body);
-      calls << fmt::format("  case {0}: kite_code_{0}(c, rec, f); return;\n", b.code);
+      blocks << fmt::format("  case {0}: kite_code_{0}(c, rec, f); return;\n", b.code);
     }
-    inline_switch << "  }\n}\n\n";
-    calls << "  }\n}\n\n";
-    if (p_.num_codes <= kMaxInlineBlocks) {
-      out << inline_switch.str();
-      return;
-    }
-    // NVIDIA's compiler takes minutes for a switch that calls 70 functions
-    // (it inlines them) and builds the inline switch in seconds; PoCL is the
-    // other way round. The same block text goes into both.
-    out << "#if defined(KITE_CPU)\n" << functions.str() << calls.str() << "#else\n"
-        << inline_switch.str() << "#endif\n\n";
+    blocks << "  }\n}\n\n";
+    out << functions.str() << blocks.str();
   }
 
   // The parameters that the task never assigns are read once, at the start
@@ -1926,11 +1927,56 @@ class Emitter {
     return s.str();
   }
 
+  // The task whose signal handles node n (every node belongs to one task's
+  // graphs; a detached call's node to its loop's), or -1 for a node that no
+  // signal names.
+  int node_task(size_t n) const {
+    const cps::NodeInfo &info = p_.nodes[n];
+    if (info.graph >= 0) return p_.graphs[info.graph].task;
+    if (info.detached_from >= 0) return node_task(size_t(info.detached_from));
+    return -1;
+  }
+
+  // kite_signal: one function over every node and graph of the program, or,
+  // in a large program, one function per task (kite_signal_t<id>, each
+  // compiled on its own) and a kite_signal that picks the task's. A signal
+  // never leaves its task: a node's graph, a graph's end node and a
+  // detached call's loop are all the same task's.
   void emit_signal(std::ostream &s) {
     s << "/* Node `node` (or, with node -1, graph `graph`) of record `rec` has\n"
          " * happened. Returns the record whose task this finished, or -1. */\n";
+    if (!large()) {
+      emit_signal_function("kite_signal", -1, s);
+      return;
+    }
+    std::vector<std::vector<size_t>> nodes(p_.tasks.size());
+    std::vector<std::vector<int>> graphs(p_.tasks.size());
+    for (size_t n = 0; n < p_.nodes.size(); ++n)
+      if (int t = node_task(n); t >= 0) nodes[size_t(t)].push_back(n);
+    for (const cps::Graph &g : p_.graphs)
+      if (g.id >= 0) graphs[size_t(g.task)].push_back(g.id);
+    std::ostringstream by_node, by_graph;
+    for (size_t t = 0; t < p_.tasks.size(); ++t) {
+      if (nodes[t].empty() && graphs[t].empty()) continue;
+      std::string name = fmt::format("kite_signal_t{}", t);
+      emit_signal_function(name, int(t), s);
+      const std::string call = fmt::format(" return {}(c, rec, node, bits, graph, own);\n", name);
+      for (size_t n : nodes[t]) by_node << fmt::format("  case {}:", n);
+      if (!nodes[t].empty()) by_node << call;
+      for (int g : graphs[t]) by_graph << fmt::format("  case {}:", g);
+      if (!graphs[t].empty()) by_graph << call;
+    }
     s << "KITE_OUT_OF_LINE int kite_signal(kite_ctx *c, int rec, int node, long bits, int graph, "
          "int *own) {\n";
+    s << "  switch (node < 0 ? -1 : node & ((1 << KITE_NODE_SHIFT) - 1)) {\n"
+      << by_node.str() << "  default: break;\n  }\n";
+    s << "  switch (graph) {\n" << by_graph.str() << "  default: return -1;\n  }\n}\n\n";
+  }
+
+  // The signal of one task's nodes and graphs (`only`), or of all (-1).
+  void emit_signal_function(const std::string &name, int only, std::ostream &s) {
+    s << "KITE_OUT_OF_LINE int " << name
+      << "(kite_ctx *c, int rec, int node, long bits, int graph, int *own) {\n";
     s << "  kite_rec f = KITE_REC(c, rec);\n";
     s << "  (void)bits;\n";
     s << "  int j = kite_node_place(&node); /* a direct map's call: its iteration in the chunk */\n";
@@ -1938,6 +1984,7 @@ class Emitter {
     s << "  for (;;) {\n    switch (node) {\n";
     for (size_t n = 0; n < p_.nodes.size(); ++n) {
       const cps::NodeInfo &info = p_.nodes[n];
+      if (only >= 0 && node_task(n) != only) continue;
       if (info.detached_from >= 0) {
         s << fmt::format("    case {}: /* detached from loop n{} */\n", n, info.detached_from);
         line(s, 6, fmt::format("if (kite_dec(*own, KITE_COUNTER(f, {})) != 1) return -1;",
@@ -1991,6 +2038,7 @@ class Emitter {
     s << "    switch (graph) {\n";
     for (const cps::Graph &g : p_.graphs) {
       if (g.id < 0) continue;  // a part of an inline statement: no counters
+      if (only >= 0 && g.task != only) continue;
       s << fmt::format("    case {}:\n", g.id);
       // A chunk's end of range is set before any of its calls is queued and
       // stays until its graph ends: read with what the signal read before,

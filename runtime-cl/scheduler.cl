@@ -128,13 +128,16 @@
 #define KITE_LOOP_CHECKS 0
 #endif
 #define KITE_LOOP_FAULTS (KITE_WIDE && KITE_LOOP_CHECKS)
-/* Programs with more blocks than one function holds (kitec defines
- * KITE_LARGE) call kite_signal and kite_finish instead of having them
- * inlined at each of their hundreds of sites, on GPUs (PoCL already calls
- * the blocks): NVIDIA's compiler took 222 s to build
- * tests/task-values/prelude.kite's kernel (403 blocks, 417 sites), and 45 s
- * so, its run as fast. Smaller programs keep them inline: out of line,
- * fib(40) ran 24% slower on an H200, N-queens(14) 23%, UTS 14%. */
+/* Large programs (more blocks than kitec keeps in one function: kitec
+ * defines KITE_LARGE) call the runtime's larger helpers (KITE_OUT_OF_LINE:
+ * allocation, queueing, signals, joins, errors) instead of having them
+ * inlined at each of their hundreds of sites, on GPUs (PoCL compiles the
+ * block functions as they are). NVIDIA's compiler spends most of its build
+ * in ptxas, superlinear in a function's size: inlined, a program of ten
+ * ordinary tasks made 2.2 MB of PTX (62 000 lines in one function) and
+ * built in 15 s; called, 0.6 MB in 3 s (docs/design.md, "Build time").
+ * Smaller programs keep them inline: out of line, fib(40) ran 40% slower
+ * on an H100, N-queens(14) 50%, UTS 70%. */
 #ifndef KITE_LARGE
 #define KITE_LARGE 0
 #endif
@@ -470,7 +473,7 @@ void kite_start_main(kite_ctx *c);
 
 /* ---- Errors --------------------------------------------------------------- */
 
-void kite_error(kite_ctx *c, int kind, int site, long a, long b) {
+KITE_OUT_OF_LINE void kite_error(kite_ctx *c, int kind, int site, long a, long b) {
 #if KITE_LOOP_FAULTS
   if (c->fault_site >= 0) { /* a bad index came first */
     kind = KITE_ERR_INDEX;
@@ -678,7 +681,7 @@ int kite_give_local_chunk(kite_ctx *c, int chunk) {
  * allocation is a read of local memory, and the allocations of one block
  * do not wait for each other (a list linked through the records would make
  * each wait for the read of the one before). */
-int kite_alloc(kite_ctx *c, int site) {
+KITE_OUT_OF_LINE int kite_alloc(kite_ctx *c, int site) {
   __local int *fl = c->w->fl + c->lane;
   if (c->free_count == 0) {
     /* Lanes never wait on the global stack (in a warp its compare-and-swap
@@ -712,7 +715,7 @@ int kite_chunk_of(kite_ctx *c, __local int *fl, int n) {
 /* A freed record goes on the lane's stack; when that is full, its older
  * half, the colder records, goes to the other lanes of the worker or, if
  * their slots are full, to the global stack. */
-void kite_free(kite_ctx *c, int r) {
+KITE_OUT_OF_LINE void kite_free(kite_ctx *c, int r) {
   __local int *fl = c->w->fl + c->lane;
   fl[c->free_count * KITE_LANES] = r;
   c->free_count += 1;
@@ -737,7 +740,7 @@ void kite_give_free(kite_ctx *c) {
   c->free_count = 0;
 }
 #else
-int kite_alloc(kite_ctx *c, int site) {
+KITE_OUT_OF_LINE int kite_alloc(kite_ctx *c, int site) {
   if (c->free_head < 0) {
     int chunk = c->spare;
     c->spare = -1;
@@ -776,7 +779,7 @@ int kite_alloc(kite_ctx *c, int site) {
  * the ones still in this worker's cache: when the list makes a whole chunk
  * it becomes the spare, and the spare before it, older and colder, goes to
  * the global stack. */
-void kite_free(kite_ctx *c, int r) {
+KITE_OUT_OF_LINE void kite_free(kite_ctx *c, int r) {
   KITE_REC(c, r)[0] = (long)c->free_head;
   c->free_next = c->free_head;
   c->free_head = r;
@@ -818,7 +821,7 @@ void kite_written(kite_ctx *c, int n) {
 /* A block of record r is about to be queued where another lane may run it:
  * r and the private records above it (whose counters its end reaches) are
  * private no longer. */
-void kite_escape(kite_ctx *c, int r) {
+KITE_OUT_OF_LINE void kite_escape(kite_ctx *c, int r) {
   int any = 0;
   while (r >= 0) {
     kite_rec f = KITE_REC(c, r);
@@ -834,7 +837,7 @@ void kite_escape(kite_ctx *c, int r) {
 
 /* Queues entry e; `site` is the Kite call that made it (-1: none), for the
  * error when the deque is full. */
-void kite_push(kite_ctx *c, long e, int site) {
+KITE_OUT_OF_LINE void kite_push(kite_ctx *c, long e, int site) {
 #if KITE_STACKS
   kite_escape(c, (int)(e & 0xffffffffL));
 #endif
@@ -929,7 +932,7 @@ long kite_try_steal(kite_ctx *c) {
 
 /* A block of record `rec` may run: keep it in hand, or queue it. `site`:
  * the Kite call that started it, or -1. */
-void kite_ready_at(kite_ctx *c, int rec, int code, int site) {
+KITE_OUT_OF_LINE void kite_ready_at(kite_ctx *c, int rec, int code, int site) {
   long e = KITE_ENTRY(code, rec);
 #if KITE_STACKS
   if (c->sp < KITE_STACK) {
@@ -945,7 +948,7 @@ void kite_ready_at(kite_ctx *c, int rec, int code, int site) {
  * A lane that goes on keeps it in hand when its worker took at most one
  * entry this round: alone, the worker would run it next round anyway, on
  * this lane, after a round's scheduling ("Going on" in docs/design.md). */
-void kite_ready(kite_ctx *c, int rec, int code) {
+KITE_OUT_OF_LINE void kite_ready(kite_ctx *c, int rec, int code) {
 #if KITE_HAND
   if (c->next == KITE_NONE && c->w->n <= 1) {
     c->next = KITE_ENTRY(code, rec);
@@ -958,7 +961,7 @@ void kite_ready(kite_ctx *c, int rec, int code) {
 /* A tail call: the callee's entry block, in the caller's record, may run.
  * A lane that goes on (KITE_HAND) keeps it in hand for this round; else it
  * is made ready as any other block. */
-void kite_tail_at(kite_ctx *c, int rec, int code, int site) {
+KITE_OUT_OF_LINE void kite_tail_at(kite_ctx *c, int rec, int code, int site) {
 #if KITE_HAND
   if (c->next == KITE_NONE) {
     c->next = KITE_ENTRY(code, rec);
@@ -1089,7 +1092,7 @@ int kite_sub(volatile __global int *p, int n) {
 /* One event fewer on counter p; returns the count before. `own`: no other
  * lane can reach p's record now (its task's entry block has made nothing of
  * it runnable elsewhere yet), so a plain decrement does; else kite_sub's. */
-int kite_dec(int own, volatile __global int *p) {
+KITE_OUT_OF_LINE int kite_dec(int own, volatile __global int *p) {
   if (own) {
     int v = *p;
     *p = v - 1;
@@ -1164,7 +1167,7 @@ int kite_node_place(int *node) {
 /* A map's record `rec` has run its n iterations: it is freed, and they are
  * counted off the map's counter (slot `end_slot`) in the record above it.
  * Returns that record if they were the last, else -1. */
-int kite_record_done(kite_ctx *c, int rec, int n, int end_slot) {
+KITE_OUT_OF_LINE int kite_record_done(kite_ctx *c, int rec, int n, int end_slot) {
   int parent = KITE_LINK_PARENT(KITE_REC(c, rec)[0]);
   kite_free(c, rec);
   if (atomic_sub(KITE_COUNTER(KITE_REC(c, parent), end_slot), n) != n) return -1;
@@ -1175,7 +1178,7 @@ int kite_record_done(kite_ctx *c, int rec, int n, int end_slot) {
 /* The task a task value `fn` names (a negative id, or a closure on the heap
  * whose first slot is the id; *env: the closure, or 0); -1 after reporting
  * a value that was never given one. */
-int kite_value_task(kite_ctx *c, long fn, int site, long *env) {
+KITE_OUT_OF_LINE int kite_value_task(kite_ctx *c, long fn, int site, long *env) {
   *env = 0;
   if (fn < 0) return (int)(-fn - 1);
   if (fn == 0) {
@@ -1200,7 +1203,7 @@ int kite_value_task(kite_ctx *c, long fn, int site, long *env) {
 
 /* `longs` zeroed longs of heap: a freed block of that size, or a new one
  * from this worker's chunk; 0 when the heap is exhausted. */
-long kite_heap_alloc(kite_ctx *c, long longs, int site) {
+KITE_OUT_OF_LINE long kite_heap_alloc(kite_ctx *c, long longs, int site) {
   if (longs < KITE_HEAP_CLASSES && (!KITE_WIDE || c->heap_free)) {
     long r = c->heap_free[longs];
     if (r != 0) {
@@ -1225,7 +1228,7 @@ long kite_heap_alloc(kite_ctx *c, long longs, int site) {
   return r;
 }
 
-long kite_new_array(kite_ctx *c, int n, int elem_bytes, int site) {
+KITE_OUT_OF_LINE long kite_new_array(kite_ctx *c, int n, int elem_bytes, int site) {
   if (n < 0) {
     kite_error(c, KITE_ERR_LENGTH, site, n, 0);
     return 0;
@@ -1346,7 +1349,7 @@ int kite_range_length(long r) {
 /* ---- Print ------------------------------------------------------------------- */
 
 /* Reserves a whole record of `items` items; -1 if the run is stopping. */
-int kite_print_reserve(kite_ctx *c, int items) {
+KITE_OUT_OF_LINE int kite_print_reserve(kite_ctx *c, int items) {
 #if KITE_LOOP_FAULTS
   if (c->fault_site >= 0) return -1;
 #endif
