@@ -65,6 +65,9 @@ class Diagnostics {
   // reported, so that its notes follow only then.
   bool warning(SourceLoc loc, Warning w, const std::string &message);
   void set_warnings(const WarningOptions &options) { warnings_ = options; }
+  // Whether warning w would be reported (a pass that only warns skips its
+  // work when not).
+  bool enabled(Warning w) const { return !warnings_.none && warnings_.enabled[int(w)]; }
   // Between these, warnings and their notes are held back and then printed
   // in source order (passes that find several kinds of warning at once).
   void hold_warnings() { holding_ = true; }

@@ -3,10 +3,14 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <functional>
 #include <map>
+#include <queue>
 #include <set>
 #include <string>
+#include <utility>
 
 namespace kite {
 
@@ -213,6 +217,7 @@ class SecondNames : public anf::Visitor {
     visit(task.body);
     for (auto [b, a] : pairs_)
       if (!assigned_.count(b) && !assigned_.count(a)) join(b, a);
+    for (auto &[u, r] : root_) names_[find(u)].push_back(u);
   }
 
   // The names of v's value other than v (none unless it has a second name).
@@ -220,10 +225,11 @@ class SecondNames : public anf::Visitor {
     std::vector<const VarDecl *> out;
     auto at = root_.find(v);
     if (at == root_.end()) return out;
-    for (auto [u, r] : root_)
-      if (u != v && find(u) == find(v)) out.push_back(u);
+    for (const VarDecl *u : names_.at(at->second))
+      if (u != v) out.push_back(u);
     return out;
   }
+  bool has_others(const VarDecl *v) const { return root_.count(v) > 0; }
 
   // `b = a` for a second name b, or null.
   const Stmt *declaration(const VarDecl *b) const {
@@ -250,15 +256,21 @@ class SecondNames : public anf::Visitor {
     root_.emplace(b, b);
     root_[find(a)] = find(b);
   }
-  const VarDecl *find(const VarDecl *v) const {
-    while (root_.at(v) != v) v = root_.at(v);
-    return v;
+  // The representative of v's names; the names it passes on the way point
+  // at it afterwards (a chain `b = a; c = b; ...` stays short).
+  const VarDecl *find(const VarDecl *v) {
+    const VarDecl *r = v;
+    while (root_.at(r) != r) r = root_.at(r);
+    while (v != r) v = std::exchange(root_[v], r);
+    return r;
   }
 
   std::vector<std::pair<const VarDecl *, const VarDecl *>> pairs_;
   std::map<const VarDecl *, const Stmt *> let_;
   std::set<const VarDecl *> assigned_;
+  // After the constructor, each name's representative, and its names.
   std::map<const VarDecl *, const VarDecl *> root_;
+  std::map<const VarDecl *, std::vector<const VarDecl *>> names_;
 };
 
 class Unordered {
@@ -276,36 +288,142 @@ class Unordered {
   }
 
  private:
+  // What the checks need of a node, found once per graph.
+  struct Facts {
+    std::vector<std::pair<const VarDecl *, const Stmt *>> given;  // given() above
+    std::set<int> writes;                                         // writes() below
+    std::set<int> named;  // the variables it names anywhere, and those it writes
+  };
+
+  // The checks look at the pairs of nodes i < j of g that no path of edges
+  // orders, in the order of i, then of j. Each warning is given once, for a
+  // call or statement of node i and a name, at the first such j that
+  // reaches the value: so only the nodes i that give a heap value to a call,
+  // write through a name with a second one or name such a value start
+  // pairs, and each of them visits, in order, only the nodes j that name
+  // one of its values, and only until its warning for that name is given.
+  // Whether a path of edges orders i and j is a bit of a bitset: for each
+  // node, those of the nodes i (kBatch at a time) that reach it. The time
+  // is that of the nodes and edges times the nodes i over 64, plus the
+  // pairs visited: nodes j that a path orders after i, or whose access the
+  // check excuses (a field i's call does not assign), do not end the walk.
   void graph(const ntg::Graph &g) {
     size_t n = g.nodes.size();
-    // reach[i]: the nodes that wait for node i, directly or not.
-    std::vector<std::set<int>> reach(n);
-    for (size_t i = n; i-- > 0;)
-      for (auto [from, to] : g.edges)
-        if (from == int(i)) {
-          reach[i].insert(to);
-          reach[i].insert(reach[to].begin(), reach[to].end());
+    std::vector<Facts> facts(n);
+    std::map<int, std::vector<int>> naming;  // variable -> the nodes naming it, in order
+    std::vector<int> firsts;
+    for (size_t i = 0; i < n; ++i) {
+      const ntg::Node &node = *g.nodes[i];
+      Facts &f = facts[i];
+      given(node, written_, f.given);
+      f.writes = writes(node);
+      f.named = f.writes;
+      auto names = [&](const ntg::Node &m) {
+        auto look = [&](const Expr &x) {
+          if (x.kind == ExprKind::Name && x.var) f.named.insert(x.var->id);
+        };
+        if (m.stmt->expr) ast::for_each_expr(*m.stmt->expr, look);
+        if (m.stmt->target) ast::for_each_expr(*m.stmt->target, look);
+      };
+      names(node);
+      for (auto &sub : node.graphs) ntg::for_each_node(*sub, names);
+      for (int v : f.named) naming[v].push_back(int(i));
+      bool first = !f.given.empty() || !f.writes.empty();
+      for (int v : f.named) first = first || names_->has_others(task_->vars[size_t(v)]);
+      if (first) firsts.push_back(int(i));
+    }
+    std::vector<std::vector<int>> preds(n);
+    if (!firsts.empty())
+      for (auto [from, to] : g.edges) preds[size_t(to)].push_back(from);
+    for (size_t batch = 0; batch < firsts.size(); batch += kBatch) {
+      size_t count = std::min(kBatch, firsts.size() - batch);
+      size_t start = size_t(firsts[batch]);
+      // reached[j * kWords + k / 64], bit k % 64: node firsts[batch + k] reaches node j.
+      std::vector<uint64_t> reached(n * kWords, 0);
+      std::vector<int> bit(n, -1);
+      for (size_t k = 0; k < count; ++k) bit[size_t(firsts[batch + k])] = int(k);
+      for (size_t j = start + 1; j < n; ++j)
+        for (int p : preds[j]) {
+          if (size_t(p) < start) continue;
+          uint64_t *row = &reached[j * kWords];
+          const uint64_t *from = &reached[size_t(p) * kWords];
+          for (size_t w = 0; w < kWords; ++w) row[w] |= from[w];
+          if (int b = bit[size_t(p)]; b >= 0) row[b / 64] |= uint64_t(1) << (b % 64);
         }
-    for (size_t i = 0; i < n; ++i)
-      for (size_t j = i + 1; j < n; ++j) {
-        if (reach[i].count(int(j))) continue;
-        // The two halves of a flattened `if`: one branch each, never both.
-        if (g.nodes[i]->flattened && g.nodes[j]->flattened && g.nodes[i]->stmt == g.nodes[j]->stmt)
-          continue;
-        after_call(*g.nodes[i], *g.nodes[j]);
-        second_names(*g.nodes[i], *g.nodes[j]);
+      for (size_t k = 0; k < count; ++k) {
+        auto ordered = [&](int j) {
+          return (reached[size_t(j) * kWords + k / 64] >> (k % 64)) & 1;
+        };
+        pairs_from(g, firsts[batch + k], facts, naming, ordered);
       }
+    }
     for (auto &node : g.nodes)
       for (auto &sub : node->graphs) graph(*sub);
   }
 
+  // The pairs (i, j) for the node i of g, in the order of j (graph above).
+  void pairs_from(const ntg::Graph &g, int i, const std::vector<Facts> &facts,
+                  const std::map<int, std::vector<int>> &naming,
+                  const std::function<bool(int)> &ordered) {
+    const ntg::Node &first = *g.nodes[size_t(i)];
+    const Facts &f = facts[size_t(i)];
+    // One walk per warning node i may give: its key in warned_ and the
+    // nodes that name the value, the next of them at `at`.
+    struct Walk {
+      std::pair<const Stmt *, const VarDecl *> key;
+      const std::vector<int> *nodes;
+      size_t at;
+    };
+    std::vector<Walk> walks;
+    auto walk = [&](const Stmt *stmt, const VarDecl *u) {
+      if (warned_.count({stmt, u})) return;
+      auto at = naming.find(u->id);
+      if (at == naming.end()) return;
+      const std::vector<int> &nodes = at->second;
+      size_t next = size_t(std::upper_bound(nodes.begin(), nodes.end(), i) - nodes.begin());
+      if (next < nodes.size()) walks.push_back({{stmt, u}, &nodes, next});
+    };
+    for (auto [v, call] : f.given) {  // after_call
+      walk(call, v);
+      for (const VarDecl *u : names_->others(v)) walk(call, u);
+    }
+    for (int id : f.writes)  // second_names, `first` writing
+      for (const VarDecl *u : names_->others(task_->vars[size_t(id)])) walk(first.stmt, u);
+    for (int id : f.named)  // second_names, `later` writing
+      for (const VarDecl *v : names_->others(task_->vars[size_t(id)])) walk(first.stmt, v);
+    using Next = std::pair<int, size_t>;  // (node j, walk)
+    std::priority_queue<Next, std::vector<Next>, std::greater<Next>> queue;
+    for (size_t w = 0; w < walks.size(); ++w) queue.push({(*walks[w].nodes)[walks[w].at], w});
+    std::vector<size_t> moved;
+    while (!queue.empty()) {
+      int j = queue.top().first;
+      moved.clear();
+      while (!queue.empty() && queue.top().first == j) {
+        moved.push_back(queue.top().second);
+        queue.pop();
+      }
+      const ntg::Node &later = *g.nodes[size_t(j)];
+      // The two halves of a flattened `if`: one branch each, never both.
+      bool twins = first.flattened && later.flattened && first.stmt == later.stmt;
+      if (!twins && !ordered(j)) {
+        after_call(first, f, later);
+        second_names(first, f, later, facts[size_t(j)]);
+      }
+      for (size_t w : moved) {
+        Walk &m = walks[w];
+        if (warned_.count(m.key) || ++m.at == m.nodes->size()) continue;
+        queue.push({(*m.nodes)[m.at], w});
+      }
+    }
+  }
+
+  static constexpr size_t kWords = 16, kBatch = kWords * 64;
+
   // A heap value that node `first` gives to a call that may write it, read
   // by `later` (through its name or a second one) with nothing making it
   // wait for `first`.
-  void after_call(const ntg::Node &first, const ntg::Node &later) {
-    std::vector<std::pair<const VarDecl *, const Stmt *>> given_values;
-    given(first, written_, given_values);
-    for (auto [v, call] : given_values) {
+  void after_call(const ntg::Node &first, const Facts &first_facts, const ntg::Node &later) {
+    for (auto [v, call] : first_facts.given) {
       std::vector<const VarDecl *> names = names_->others(v);
       names.insert(names.begin(), v);
       for (const VarDecl *u : names) {
@@ -328,19 +446,20 @@ class Unordered {
   // writing it (`b[i] <- e`, `b.f <- e`, a loop's element, an atomic), the
   // other reading it, writing it or giving it to a call, with no order
   // between them: the write determines only the name it is made through.
-  void second_names(const ntg::Node &first, const ntg::Node &later) {
-    for (int id : writes(first)) {
+  void second_names(const ntg::Node &first, const Facts &first_facts, const ntg::Node &later,
+                    const Facts &later_facts) {
+    for (int id : first_facts.writes) {
       const VarDecl *v = task_->vars[size_t(id)];
       std::set<int> fields;
       if (has_fields(v)) fields_of(first, v, true, fields);
       for (const VarDecl *u : names_->others(v)) {
         const Expr *at = read_by(later, u, written_, true);
-        if (!at && writes(later).count(u->id)) at = target_of(later);
+        if (!at && later_facts.writes.count(u->id)) at = target_of(later);
         if (!at || (has_fields(v) && !touches(later, u, fields, true))) continue;
         warn_second(later, at, u, first, v, "written");
       }
     }
-    for (int id : writes(later)) {
+    for (int id : later_facts.writes) {
       const VarDecl *v = task_->vars[size_t(id)];
       std::set<int> fields;
       if (has_fields(v)) fields_of(later, v, true, fields);
@@ -416,7 +535,7 @@ class Unordered {
       if (const Stmt *loop = task_->loop_of[size_t(id)])
         if (loop->elem_var == v && loop->expr->kind == ExprKind::Name && loop->expr->var)
           todo.push_back(loop->expr->var->id);
-      if (!names_->others(v).empty() && !declares(n, v)) out.insert(id);
+      if (names_->has_others(v) && !declares(n, v)) out.insert(id);
     }
     return out;
   }
@@ -436,6 +555,7 @@ class Unordered {
 
 void warn_unordered_reads(const ntg::Program &program, const std::set<const VarDecl *> &written,
                           Diagnostics &diags) {
+  if (!diags.enabled(Warning::UnorderedRead)) return;
   Unordered u(written, diags);
   for (auto &tg : program.tasks)
     if (tg.task->decl->loc.file == 0) u.task(program, tg);
