@@ -88,9 +88,10 @@ class Lowering {
     // What each block waits on: the parallel nodes and the other blocks
     // that feed its nodes directly.
     std::map<int, std::set<int>> waits_nodes, waits_blocks;
+    std::vector<std::vector<int>> preds = g.all_preds();
     for (size_t i = 0; i < n; ++i) {
       int b = block_of_node[i];
-      for (int p : g.preds(int(i))) {
+      for (int p : preds[i]) {
         if (g.nodes[p]->parallel()) waits_nodes[b].insert(g.nodes[p]->id);
         else if (block_of_node[p] != b) waits_blocks[b].insert(block_of_node[p]);
       }

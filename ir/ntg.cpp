@@ -42,6 +42,12 @@ std::vector<int> Graph::preds(int node) const {
   return p;
 }
 
+std::vector<std::vector<int>> Graph::all_preds() const {
+  std::vector<std::vector<int>> p(nodes.size());
+  for (auto [from, to] : edges) p[size_t(to)].push_back(from);
+  return p;
+}
+
 // --- Building graphs -------------------------------------------------------
 
 namespace {
@@ -131,6 +137,7 @@ class Builder {
       deps.push_back({with_collections(node->dep.x), with_collections(node->dep.y), node->dep.arrow});
     std::map<int, int> last_writer;              // variable -> node
     std::map<int, std::vector<int>> readers;     // variable -> nodes since its last writer
+    std::map<int, std::vector<int>> all_readers;  // variable -> nodes
     for (size_t j = 0; j < g->nodes.size(); ++j) {
       std::set<int> from;
       const Dep &d = deps[j];
@@ -140,19 +147,32 @@ class Builder {
         if (d.x.count(v) || !last_writer.count(v)) {
           for (int i : readers[v]) from.insert(i);
         } else {
-          for (size_t i = 0; i < j; ++i)
-            if (deps[i].x.count(v)) from.insert(int(i));
+          for (int i : all_readers[v]) from.insert(i);
         }
       }
       for (int i : from) g->edges.push_back({i, int(j)});
-      for (int v : d.x) readers[v].push_back(int(j));
+      for (int v : d.x) {
+        readers[v].push_back(int(j));
+        all_readers[v].push_back(int(j));
+      }
       for (int v : d.y) {
         last_writer[v] = int(j);
         readers[v].clear();
       }
     }
-    for (size_t i = 0; i < g->nodes.size(); ++i)
-      g->dep = i == 0 ? g->nodes[0]->dep : compose(g->dep, g->nodes[i]->dep);  // (11)
+    // (11), composed in place: the set grows with the graph, and a copy
+    // per node would take time quadratic in a long graph.
+    for (size_t i = 0; i < g->nodes.size(); ++i) {
+      const Dep &d = g->nodes[i]->dep;
+      if (i == 0) {
+        g->dep = d;
+        continue;
+      }
+      for (int v : d.x)
+        if (!g->dep.y.count(v)) g->dep.x.insert(v);
+      g->dep.y.insert(d.y.begin(), d.y.end());
+      g->dep.arrow = std::max(g->dep.arrow, d.arrow);
+    }
     g->ancestors = parallel_ancestors(*g);
     return g;
   }
@@ -367,8 +387,9 @@ void for_each_node(const Graph &g, const std::function<void(const Node &)> &fn) 
 
 std::vector<std::set<int>> parallel_ancestors(const Graph &g) {
   std::vector<std::set<int>> anc(g.nodes.size());
+  std::vector<std::vector<int>> preds = g.all_preds();
   for (size_t i = 0; i < g.nodes.size(); ++i)
-    for (int p : g.preds(int(i))) {
+    for (int p : preds[i]) {
       if (g.nodes[p]->parallel()) anc[i].insert(p);
       else anc[i].insert(anc[p].begin(), anc[p].end());
     }

@@ -62,6 +62,7 @@ struct Graph {
   // (ir/tail_calls.h).
   std::vector<std::set<int>> ancestors;
   std::vector<int> preds(int node) const;
+  std::vector<std::vector<int>> all_preds() const;  // preds of every node, in one pass
 };
 
 // A task's leaf answer (ir/leaf_calls.h): when `guard` holds (or, with

@@ -17,12 +17,13 @@ namespace {
 // The transitive predecessors of node k.
 std::set<int> ancestors(const Graph &g, int k) {
   std::set<int> out;
+  std::vector<std::vector<int>> preds = g.all_preds();
   std::vector<int> work = {k};
   while (!work.empty()) {
     int n = work.back();
     work.pop_back();
-    for (auto [from, to] : g.edges)
-      if (to == n && out.insert(from).second) work.push_back(from);
+    for (int from : preds[size_t(n)])
+      if (out.insert(from).second) work.push_back(from);
   }
   return out;
 }
