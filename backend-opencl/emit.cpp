@@ -153,6 +153,20 @@ class Emitter {
     return int(out_.sites.size() - 1);
   }
 
+  // The string that names a value in the error of its never having been
+  // given one (ast::null_name), which the error passes as its first operand
+  // for kite-run to print; -1 for none. Each text is stored once.
+  int null_name(const std::string &text) {
+    if (text.empty()) return -1;
+    auto [it, added] = null_names_.try_emplace(text, int(out_.strings.size()));
+    if (added) out_.strings.push_back(text);
+    return it->second;
+  }
+  // e's child i (Expr::null_names).
+  int null_name(const Expr &e, size_t i) {
+    return null_name(i < e.null_names.size() ? e.null_names[i] : std::string());
+  }
+
   // The loop whose element v is, in the task being emitted; or null.
   const Stmt *element_of(const VarDecl *v) const { return p_.tasks[task_].source->element_of(v); }
 
@@ -245,8 +259,8 @@ class Emitter {
       case ExprKind::Binary: return binary(e, t);
       case ExprKind::Call: return builtin_call(e, t);
       case ExprKind::Field:
-        return fmt::format("{}(kite_field(c, {}, {}, {}), 0)", slot_macro(t), expr(*e.children[0]),
-                           e.field, site(e.loc));
+        return fmt::format("{}(kite_field(c, {}, {}, {}, {}), 0)", slot_macro(t),
+                           expr(*e.children[0]), e.field, site(e.loc), null_name(e, 0));
       case ExprKind::Index:
         return element(t, expr(*e.children[0]), expr(*e.children[1]), e.loc,
                        !in_bounds_.count(&e));
@@ -443,8 +457,9 @@ class Emitter {
       const Expr &a = *call.children[i + 1];
       const Type *t = a.type ? a.type->forced() : nullptr;
       if (t && t->kind == TypeKind::Tuple)
-        h << fmt::format("  if (a{} == 0) {{ kite_error(c, KITE_ERR_NULL, {}, 0, 0); return; }}\n", i,
-                         site(a.loc));
+        h << fmt::format(
+            "  if (a{} == 0) {{ kite_error(c, KITE_ERR_NULL, {}, {}, 0); return; }}\n", i,
+            site(a.loc), null_name(call, i + 1));
     }
     for (size_t i = 0; i < n; ++i) {
       const Expr &a = *call.children[i + 1];
@@ -474,7 +489,7 @@ class Emitter {
         h << fmt::format("    for (int k = 0; k < len; ++k) {{ out[0] = {}; out[1] = {}; out += 2; }} }}\n",
                          print_tag(e), to_bits(e, "el[k]"));
       } else if (t->kind == TypeKind::Tuple) {
-        h << fmt::format("  {{ KITE_DATA __global long *m = kite_field(c, {}, 0, -1);\n", v);
+        h << fmt::format("  {{ KITE_DATA __global long *m = kite_field(c, {}, 0, -1, -1);\n", v);
         h << fmt::format("    out[0] = KITE_PRINT_TUPLE; out[1] = {}; out += 2;\n", t->params.size());
         for (size_t k = 0; k < t->params.size(); ++k) {
           const Type *mt = t->params[k];
@@ -617,10 +632,11 @@ class Emitter {
     std::string name = fmt::format("kite_call_value_{}", dispatchers_.size());
     dispatchers_[type] = name;
     std::ostringstream h;
-    h << "int " << name << "(kite_ctx *c, long fn, int site, long link";
+    h << "int " << name << "(kite_ctx *c, long fn, int site, int null_name, long link";
     for (size_t i = 0; i < type->params.size(); ++i) h << ", " << c_type(type->params[i]) << " a" << i;
     h << ") {\n";
-    h << "  long env;\n  int id = kite_value_task(c, fn, site, &env);\n  if (id < 0) return -1;\n";
+    h << "  long env;\n  int id = kite_value_task(c, fn, site, null_name, &env);\n";
+    h << "  if (id < 0) return -1;\n";
     h << "  int ch = kite_alloc(c, site);\n  if (ch < 0) return -1;\n";
     h << "  kite_rec cf = KITE_REC(c, ch);\n  cf[0] = link;\n";
     h << "  switch (id) {\n";
@@ -636,7 +652,7 @@ class Emitter {
       h << fmt::format("    kite_ready_at(c, ch, {}, site);\n    return ch;\n",
                        p_.blocks[ct.entry_block].code);
     }
-    h << "  }\n  kite_error(c, KITE_ERR_NULL, site, 0, 0);\n  return -1;\n}\n\n";
+    h << "  }\n  kite_error(c, KITE_ERR_NULL, site, null_name, 0);\n  return -1;\n}\n\n";
     dispatch_helpers_ << h.str();
     return name;
   }
@@ -644,7 +660,8 @@ class Emitter {
   void emit_value_spawn(const cps::Op &op, std::ostream &s, int ind) {
     const Expr &call = *op.stmt->expr;
     const cps::NodeInfo &info = p_.nodes[op.node];
-    std::string args = expr(*call.children[0]) + ", " + std::to_string(site(call.loc)) + ", ";
+    std::string args = fmt::format("{}, {}, {}, ", expr(*call.children[0]), site(call.loc),
+                                   null_name(call, 0));
     args += op.tail ? "f[0]" : link(op);
     for (size_t i = 1; i < call.children.size(); ++i) args += ", " + expr(*call.children[i]);
     std::string fn = dispatcher(call.children[0]->type->forced());
@@ -712,8 +729,9 @@ class Emitter {
       const Stmt &cs = *ct.source->body[0];
       // Only where the runtime says (KITE_ANSWER_BY_CASE).
       line(s, ind + 2,
-           fmt::format("KITE_DATA __global long *u{} = KITE_ANSWER_BY_CASE ? kite_field(c, {}, 0, {}) : 0;",
-                       op.node, expr(*ct.leaf.scrutinee), site(cs.loc)));
+           fmt::format("KITE_DATA __global long *u{} = KITE_ANSWER_BY_CASE ? "
+                       "kite_field(c, {}, 0, {}, {}) : 0;",
+                       op.node, expr(*ct.leaf.scrutinee), site(cs.loc), null_name(cs.null_name)));
       guard = fmt::format("(KITE_ANSWER_BY_CASE && (int)u{}[0] == {})", op.node, ct.leaf.field);
       if (ct.leaf.binder)
         at_[ct.leaf.binder] = fmt::format("{}(u{}, 1)", slot_macro(ct.leaf.binder->type), op.node);
@@ -1002,7 +1020,9 @@ class Emitter {
   void emit_case(const cps::Op &op, std::ostream &s, int ind) {
     const Stmt &st = *op.stmt;
     line(s, ind, fmt::format("{{ long u = {};", expr(*st.expr)));
-    line(s, ind + 2, fmt::format("KITE_DATA __global long *uv = kite_field(c, u, 0, {});", site(st.loc)));
+    line(s, ind + 2,
+         fmt::format("KITE_DATA __global long *uv = kite_field(c, u, 0, {}, {});", site(st.loc),
+                     null_name(st.null_name)));
     line(s, ind + 2, "switch ((int)uv[0]) {");
     bool has_default = false;
     const bool before = own_;  // after the case: as after any branch
@@ -2139,6 +2159,7 @@ class Emitter {
   int task_ = -1;
   std::ostringstream helpers_;  // construction and print helpers, emitted first
   std::ostringstream dispatch_helpers_;
+  std::map<std::string, int> null_names_;  // null_name: text -> string index
   std::ostringstream kernels_;  // map kernels (emit_map_kernel), emitted last
   std::map<const Type *, std::string> dispatchers_;
   std::map<const VarDecl *, std::string> locals_;  // variables held in C variables

@@ -369,6 +369,7 @@ ExprPtr clone(const Expr &e) {
   c->binop = e.binop;
   c->unop = e.unop;
   for (auto &child : e.children) c->children.push_back(child ? clone(*child) : nullptr);
+  c->null_names = e.null_names;
   if (e.type_expr) c->type_expr = clone_type(*e.type_expr);
   for (auto &f : e.fields) c->fields.push_back({f.loc, f.name, clone(*f.value)});
   return c;

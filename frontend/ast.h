@@ -133,6 +133,10 @@ struct Expr {
   // Children: Call (callee = children[0], args = rest), Unary (1), Binary (2),
   // Field (1), Index (2), Tuple (n), New (size args), Range (2), Future (1).
   std::vector<ExprPtr> children;
+  // How a run-time error names children[i] when it was never given a value
+  // (null_name below), for the children checked: a Field's record, the
+  // callee of a call of a task value, print's tuples. Set by the checker.
+  std::vector<std::string> null_names;
 
   TypeExprPtr type_expr;            // New's element type; Construct's type name
   std::vector<FieldInit> fields;    // Construct
@@ -185,6 +189,7 @@ struct Stmt {
   bool has_else = false;
 
   std::vector<CaseBranch> branches;  // Case
+  std::string null_name;             // Case: the scrutinee's null_name (set by the checker)
 
   // For/Map: element alias and optional index variable. The checker adds an
   // index variable when none was written and a variable holding the
@@ -273,6 +278,12 @@ std::vector<VarDecl *> bound_vars(const Stmt &s);
 // Kite source text of an expression (ast_text.cpp: for dumps and the
 // comments of generated code; anf::to_kite prints a statement's head line).
 std::string to_kite(const Expr &e);
+// How a run-time error names the value of e, a struct, union, tuple or task
+// value, when it was never given one: its kind and, when e is a variable, a
+// field chain or an element of one, e as written (`struct 'p'`, `tuple
+// 't.l.pair'`, `struct 'ps[i]'`); else the task whose result it is (`the
+// struct that f(...) returned`), else its kind alone (`a struct`).
+std::string null_name(const Expr &e);
 
 // The statement lists nested in s: branches, loop bodies, then's two sides.
 std::vector<StmtList *> nested_lists(Stmt &s);

@@ -75,8 +75,37 @@ std::string expr_text(const Expr &e, int outer) {
   return "?";
 }
 
+// e as written when it is a variable, a field chain or an element of one
+// (`p`, `t.l.r`, `ps[i].next`); else "".
+std::string path_text(const Expr &e) {
+  if (e.kind == ExprKind::Name) return e.text;
+  if (e.kind != ExprKind::Field && e.kind != ExprKind::Index) return "";
+  std::string base = path_text(*e.children[0]);
+  if (base.empty()) return "";
+  if (e.kind == ExprKind::Field) return base + "." + e.text;
+  return base + "[" + expr_text(*e.children[1], 0) + "]";
+}
+
 }  // namespace
 
 std::string to_kite(const Expr &e) { return expr_text(e, 0); }
+
+std::string null_name(const Expr &e) {
+  const Type *t = e.type ? e.type->forced() : nullptr;
+  const char *kind = !t                              ? "value"
+                     : t->kind == TypeKind::Struct ? "struct"
+                     : t->kind == TypeKind::Union  ? "union"
+                     : t->kind == TypeKind::Tuple  ? "tuple"
+                     : t->kind == TypeKind::Task   ? "task value"
+                                                   : "value";
+  if (std::string path = path_text(e); !path.empty()) return fmt::format("{} '{}'", kind, path);
+  const Expr *made = &e;
+  while (made->kind == ExprKind::Future) made = made->children[0].get();
+  if (made->kind == ExprKind::Call) {
+    if (std::string callee = path_text(*made->children[0]); !callee.empty())
+      return fmt::format("the {} that {}(...) returned", kind, callee);
+  }
+  return fmt::format("a {}", kind);
+}
 
 }  // namespace kite::ast

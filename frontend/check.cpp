@@ -478,6 +478,7 @@ class Checker {
 
   bool check_case(Stmt &s) {
     Type *t = value_of(*s.expr, nullptr);
+    if (t) s.null_name = null_name(*s.expr);
     if (t && t->kind != TypeKind::Union) {
       diags_.error(s.expr->loc, "case needs a union value, not {}", to_string(t));
       t = nullptr;
@@ -866,9 +867,16 @@ class Checker {
     return types_.future(t);
   }
 
+  // How a run-time error names e's child i if it is null (Expr::null_names).
+  static void name_null(Expr &e, size_t i) {
+    e.null_names.resize(e.children.size());
+    e.null_names[i] = null_name(*e.children[i]);
+  }
+
   Type *check_field(Expr &e) {
     Type *base = value_of(*e.children[0], nullptr);
     if (!base) return nullptr;
+    name_null(e, 0);
     if (base->kind == TypeKind::Tuple) {
       size_t k = 0;
       bool digits = !e.text.empty() && e.text.size() < 6;
@@ -1077,6 +1085,7 @@ class Checker {
       }
       Type *ft = value_of(callee, nullptr);
       if (!ft) return nullptr;
+      name_null(e, 0);
       if (ft->kind != TypeKind::Task) {
         diags_.error(callee.loc, "a value of type {} is not a task and cannot be called",
                      to_string(ft));
@@ -1151,6 +1160,7 @@ class Checker {
           if (t && !printable(t)) {
             diags_.error(a.loc, "print cannot print a value of type {} yet", to_string(t));
           }
+          if (t && t->kind == TypeKind::Tuple) name_null(e, i + 1);
         }
         return types_.unit_t();
       }

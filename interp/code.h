@@ -123,6 +123,7 @@ struct Node {
   std::vector<const Node *> list;  // Tuple, Struct (null: a zero field), MakeClosure
   const TaskCode *task = nullptr;  // TaskValue, MakeClosure
   const Site *site = nullptr;      // Index, AliasElem, a struct's Field, atomics
+  const std::string *null_name = nullptr;  // Field: how an error names a null record
 };
 
 enum class CodeOp : uint8_t {
@@ -168,6 +169,10 @@ struct Code {
   bool to_temp = false;             // Call: its result goes to a temporary of the statement
   const Site *site = nullptr;       // SetAlias, SetIndex, SetField: the write
   std::vector<const Site *> sites;  // Print: each array argument's elements, read
+  // How an error names a null value (ast::null_name): SetField's record,
+  // Case's union, the task value Call and TailCall call; Print: each tuple's.
+  const std::string *null_name = nullptr;
+  std::vector<const std::string *> null_names;
   List body, other;
   std::vector<Arm> arms;
 };

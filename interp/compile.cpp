@@ -121,6 +121,12 @@ class Compiler {
     return &c;
   }
 
+  // How a run-time error names e's child i if it is null (the checker's
+  // Expr::null_names), or null.
+  static const std::string *null_name(const Expr &e, size_t i) {
+    return i < e.null_names.size() ? &e.null_names[i] : nullptr;
+  }
+
   // --- What --races checks ----------------------------------------------
 
   const Site *site(SourceLoc loc, Access access, std::string what) {
@@ -251,6 +257,7 @@ class Compiler {
       case StmtKind::Case: {
         Code *c = code(CodeOp::Case, s.loc);
         c->e = expr(*s.expr, out);
+        c->null_name = &s.null_name;
         for (const CaseBranch &b : s.branches) {
           Arm arm;
           arm.field = b.field.empty() ? -1 : b.field_index;
@@ -320,6 +327,7 @@ class Compiler {
     } else {
       c->slot = target.field;
       c->site = site(target.loc, Access::Write, field_of(*target.children[0], target.text));
+      c->null_name = null_name(target, 0);
     }
     out.push_back(c);
   }
@@ -332,6 +340,7 @@ class Compiler {
       c->task = out_->tasks[callee.task->id].get();
     } else {
       c->e = expr(callee, out);
+      c->null_name = null_name(e, 0);
     }
     for (size_t i = 1; i < e.children.size(); ++i) c->args.push_back(expr(*e.children[i], out));
     c->slot = result_slot;
@@ -342,6 +351,7 @@ class Compiler {
     Code *c = code(CodeOp::Print, e.loc);
     for (size_t i = 1; i < e.children.size(); ++i) {
       const Expr &a = *e.children[i];
+      c->null_names.push_back(null_name(e, i));
       if (a.kind == ExprKind::StringLit) {
         c->strings.push_back(int(out_->strings.size()));
         out_->strings.push_back(a.text);
@@ -442,6 +452,7 @@ class Compiler {
         Node *n = node(Op::Field, e.loc);
         n->a = expr(*e.children[0], out);
         n->slot = e.field;
+        n->null_name = null_name(e, 0);
         // A tuple's members and a union's value never change: only a
         // struct's fields can race.
         if (e.children[0]->type->forced()->kind == TypeKind::Struct)

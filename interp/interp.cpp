@@ -162,8 +162,12 @@ int64_t print_tag(Type *t) {
 [[noreturn]] void out_of_bounds(int64_t i, int64_t n, SourceLoc loc) {
   fail(fmt::format("index {} out of bounds for array of length {}", i, n), loc);
 }
-[[noreturn]] void null_value(SourceLoc loc) {
-  fail("use of a struct, union, tuple or task variable that was never given a value", loc);
+// `name`: how the value is named (ast::null_name), or null or empty where
+// the compiler gave no name.
+[[noreturn]] void null_value(const std::string *name, SourceLoc loc) {
+  if (!name || name->empty())
+    fail("use of a struct, union, tuple or task variable that was never given a value", loc);
+  fail(*name + " was never given a value", loc);
 }
 
 // --- The heap: nothing is freed before the run ends, as on the device -------
@@ -324,7 +328,7 @@ class Machine {
         add_array(t, values[i]);
       } else if (t->kind == TypeKind::Tuple) {
         auto *members = static_cast<Value *>(values[i].p);
-        if (!members) null_value(c->args[i]->loc);
+        if (!members) null_value(c->null_names[i], c->args[i]->loc);
         pairs_.push_back(KITE_PRINT_TUPLE);
         pairs_.push_back(int64_t(t->params.size()));
         for (size_t k = 0; k < t->params.size(); ++k) {
@@ -383,7 +387,7 @@ class Machine {
       return c->task;
     }
     auto *closure = static_cast<const Closure *>(fn.p);
-    if (!closure) null_value(c->loc);
+    if (!closure) null_value(c->null_name, c->loc);
     *caps = closure->captures;
     return closure->task;
   }
@@ -463,7 +467,7 @@ class Machine {
       case CodeOp::SetField: {
         Value v = eval(c->e, f);
         auto *r = static_cast<Value *>(eval(c->a, f).p);
-        if (!r) null_value(c->loc);
+        if (!r) null_value(c->null_name, c->loc);
         if (races_) races_->access(&r[c->slot], c->site);
         r[c->slot] = v;
         return Flow::Next;
@@ -508,7 +512,7 @@ class Machine {
 
   Flow exec_case(const Code *c, Value *f) {
     auto *u = static_cast<Value *>(eval(c->e, f).p);
-    if (!u) null_value(c->loc);
+    if (!u) null_value(c->null_name, c->loc);
     const Arm *chosen = nullptr;
     for (const Arm &arm : c->arms) {
       if (arm.field == u[0].l) {
@@ -557,8 +561,8 @@ class Machine {
   }
 
   template <typename T>
-  T *record_field(Value r, SourceLoc loc) {
-    if (!r.p) null_value(loc);
+  T *record_field(Value r, const Node *n) {
+    if (!r.p) null_value(n->null_name, n->loc);
     return static_cast<T *>(r.p);
   }
 
@@ -689,7 +693,7 @@ class Machine {
         return of_long(eval(n->a, f).l || eval(n->b, f).l);
 
       case Op::Field: {
-        Value *r = record_field<Value>(eval(n->a, f), n->loc);
+        Value *r = record_field<Value>(eval(n->a, f), n);
         if (races_ && n->site) races_->access(&r[n->slot], n->site);
         return r[n->slot];
       }

@@ -210,6 +210,7 @@ class Anf {
       case K::Case:
         a = stmt(StmtKind::Case, s->loc);
         a->expr = flat(std::move(s->expr), out);
+        a->null_name = s->null_name;
         for (ast::CaseBranch &b : s->branches)
           a->branches.push_back(
               {b.loc, b.field, b.binder_var, b.field_index, convert_list(b.body)});

@@ -74,6 +74,7 @@ struct Stmt {
   StmtList else_body;           // If: else. Then: the second side
   bool has_else = false;
   std::vector<CaseBranch> branches;  // Case
+  std::string null_name;             // Case: how an error names a null scrutinee (ast::null_name)
   // For, Map: the element (reading it reads the collection at the index,
   // assigning it writes there), the index, and the collection, evaluated
   // once when the loop starts.

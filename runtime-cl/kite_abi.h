@@ -148,7 +148,7 @@
 #define KITE_ERR_QUEUE 5          /* A = capacity: a worker's deque is full */
 #define KITE_ERR_PRINT 6          /* one block printed more than the buffer holds */
 #define KITE_ERR_CASE 7           /* union tag matched no branch */
-#define KITE_ERR_NULL 8           /* a struct, union, tuple or task variable never given a value */
+#define KITE_ERR_NULL 8           /* A = the string naming a value never given one, or -1 */
 #define KITE_ERR_LENGTH 9         /* A = a negative array length given to new */
 #define KITE_ERR_RANGE 10         /* A, B = a range's ends: more than INT_MAX elements */
 

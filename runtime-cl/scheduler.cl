@@ -1177,12 +1177,13 @@ KITE_OUT_OF_LINE int kite_record_done(kite_ctx *c, int rec, int n, int end_slot)
 
 /* The task a task value `fn` names (a negative id, or a closure on the heap
  * whose first slot is the id; *env: the closure, or 0); -1 after reporting
- * a value that was never given one. */
-KITE_OUT_OF_LINE int kite_value_task(kite_ctx *c, long fn, int site, long *env) {
+ * a value that was never given one (`null_name`: the string that names it,
+ * or -1). */
+KITE_OUT_OF_LINE int kite_value_task(kite_ctx *c, long fn, int site, int null_name, long *env) {
   *env = 0;
   if (fn < 0) return (int)(-fn - 1);
   if (fn == 0) {
-    kite_error(c, KITE_ERR_NULL, site, 0, 0);
+    kite_error(c, KITE_ERR_NULL, site, null_name, 0);
     return -1;
   }
   *env = fn;
@@ -1325,10 +1326,11 @@ KITE_DATA __global void *kite_elem(kite_ctx *c, long array, int i, int elem_byte
                                      (long)i * elem_bytes);
 }
 
-/* Slot k of a struct, tuple or union; null is an error. */
-KITE_DATA __global long *kite_field(kite_ctx *c, long ref, int k, int site) {
+/* Slot k of a struct, tuple or union; null is an error, whose first operand
+ * is the string that names the value (`struct 'p'`), or -1. */
+KITE_DATA __global long *kite_field(kite_ctx *c, long ref, int k, int site, int null_name) {
   if (ref == 0) {
-    kite_error(c, KITE_ERR_NULL, site, 0, 0);
+    kite_error(c, KITE_ERR_NULL, site, null_name, 0);
     return c->heap + KITE_SCRATCH;
   }
   return c->heap + ref + k;

@@ -555,7 +555,7 @@ uint32_t choose_workers(const Options &o, const Device &device, DeviceProgram &p
 
 // --- messages ---
 
-std::string error_message(const Ctl &ctl, const Ctl64 &ctl64) {
+std::string error_message(const Artifact &artifact, const Ctl &ctl, const Ctl64 &ctl64) {
   int64_t a = ctl64[KITE_CTL64_ERR_A], b = ctl64[KITE_CTL64_ERR_B];
   switch (ctl[KITE_CTL_ERROR]) {
     case KITE_ERR_DIV_ZERO:
@@ -573,7 +573,11 @@ std::string error_message(const Ctl &ctl, const Ctl64 &ctl64) {
     case KITE_ERR_CASE:
       return "no case branch matches the union's field";
     case KITE_ERR_NULL:
-      return "use of a struct, union, tuple or task variable that was never given a value";
+      // A: the string that names the value (`struct 'p'`), or -1 where
+      // kitec gave none.
+      if (a < 0 || static_cast<uint64_t>(a) >= artifact.strings.size())
+        return "use of a struct, union, tuple or task variable that was never given a value";
+      return artifact.strings[size_t(a)] + " was never given a value";
     case KITE_ERR_LENGTH:
       return fmt::format("array length {} is negative", a);
     case KITE_ERR_RANGE:
@@ -917,8 +921,8 @@ int run(const Options &o) {
   // 6. The outcome.
   if (timed_out) throw TimedOut(timeout_message(*o.timeout));
   if (ctl[KITE_CTL_ERROR] != KITE_ERR_NONE) {
-    throw RunError(error_message(ctl, ctl64) + error_site(artifact, ctl[KITE_CTL_ERROR_SITE]) +
-                   error_hint(ctl));
+    throw RunError(error_message(artifact, ctl, ctl64) +
+                   error_site(artifact, ctl[KITE_CTL_ERROR_SITE]) + error_hint(ctl));
   }
   if (artifact.result != "unit") {
     if (auto type = scalar_type(artifact.result)) {
