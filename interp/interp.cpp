@@ -25,7 +25,7 @@ namespace {
 
 constexpr size_t kStackMargin = size_t(4) << 20;  // kept free below the deepest call
 
-// --- Arithmetic as the device does it (runtime-cl/scheduler.cl) -------------
+// --- Arithmetic as the device does it (runtime-cl/device/errors.cl) --------
 
 int32_t wrap32(uint64_t x) { return static_cast<int32_t>(static_cast<uint32_t>(x)); }
 

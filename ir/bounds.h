@@ -11,7 +11,7 @@
 // linear, lies between E(lo) and E(hi), and equals e(k) whenever it lies in
 // [0, length) (below 2^31). So E(lo) and E(hi) both in [0, length) prove
 // every iteration's index in bounds (kite_affine_in in
-// runtime-cl/scheduler.cl). The backend emits the loop twice: the copy
+// runtime-cl/device/heap.cl). The backend emits the loop twice: the copy
 // without those checks runs when every proof holds, the checked copy
 // otherwise, so a bad index is still reported at its iteration.
 #pragma once

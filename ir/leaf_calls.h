@@ -22,7 +22,7 @@
 // use it (not tail calls, and not calls a loop has detached). The runtime
 // may still leave some to the callee: on wide workers, calls in direct
 // maps and answers by `case` (KITE_ANSWER_IN_MAPS, KITE_ANSWER_BY_CASE in
-// runtime-cl/scheduler.cl).
+// runtime-cl/device/config.cl).
 #pragma once
 
 #include "ir/ntg.h"

@@ -1,6 +1,7 @@
 # Writes OUT, a header defining kite::NAME (default kRuntimeSource): the
 # files in PARTS (separated by |), in order, as one raw string literal; with
-# RAW, exactly their text, else each under a C comment naming it.
+# RAW, exactly their text, else each under a C comment naming it (its path
+# from ROOT, if given).
 string(REPLACE "|" ";" PARTS "${PARTS}")
 if(NOT NAME)
   set(NAME kRuntimeSource)
@@ -8,7 +9,11 @@ endif()
 set(text "")
 foreach(part ${PARTS})
   file(READ ${part} content)
-  get_filename_component(name ${part} NAME)
+  if(ROOT)
+    file(RELATIVE_PATH name ${ROOT} ${part})
+  else()
+    get_filename_component(name ${part} NAME)
+  endif()
   if(RAW)
     string(APPEND text "${content}")
   else()

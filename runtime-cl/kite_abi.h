@@ -1,6 +1,7 @@
-/* The contract between kite-run (host C++), the scheduler (scheduler.cl)
- * and the code kitec generates. Plain #defines so that both C++ and OpenCL C
- * include it; kitec pastes it at the top of every generated program.
+/* The contract between kite-run (host C++), the scheduler
+ * (runtime-cl/device/) and the code kitec generates. Plain #defines so that
+ * both C++ and OpenCL C include it; kitec pastes it at the top of every
+ * generated program.
  *
  * Kernel `kite_uber` arguments, in order:
  *   0 __global long *pool     record pool: num_records * record_words longs
@@ -36,7 +37,7 @@
  * add on ctl64[KITE_CTL64_HEAP_BUMP]; the bump pointer never goes back
  * during a run, but an array that only its finished task used goes on the
  * freeing worker's (or lane's) free list of its size and is reused from
- * there (kite_free_array in scheduler.cl).
+ * there (kite_free_array in device/heap.cl).
  */
 #ifndef KITE_ABI_H
 #define KITE_ABI_H

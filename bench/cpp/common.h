@@ -1,5 +1,5 @@
 // Shared by the C++ peers of the Kite benchmarks: Kite's hash (the
-// splitmix64 finaliser of runtime-cl/scheduler.cl's kite_hash) and a timer
+// splitmix64 finaliser of runtime-cl/device/errors.cl's kite_hash) and a timer
 // that prints the time of the measured part as `time: X ms` on stderr.
 #pragma once
 #include <chrono>

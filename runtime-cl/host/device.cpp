@@ -187,7 +187,7 @@ DeviceProgram build_program(const Device &device, const std::string &opencl,
   p.shape = shape;
   p.options = device.is_cpu() ? "-cl-std=CL1.2 -w -DKITE_CPU=1" : "-cl-std=CL1.2 -w -DKITE_GPU=1";
   // NVIDIA's mem_fence orders memory only within a work-group; the scheduler
-  // needs a device-wide fence there (runtime-cl/scheduler.cl, KITE_FENCE).
+  // needs a device-wide fence there (runtime-cl/device/config.cl, KITE_FENCE).
   const bool nvidia = device.platform_name.find("NVIDIA") != std::string::npos;
   // -cl-nv-verbose: the build log names the registers per work-item.
   if (nvidia) p.options += " -DKITE_NVIDIA=1 -cl-nv-verbose";

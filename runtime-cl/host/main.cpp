@@ -515,7 +515,7 @@ WorkerShape choose_worker_shape(const Options &o, const Device &device, uint32_t
   }
   // The worker's local state: the queue, three arrays of lanes, the lanes'
   // free records (at most 32 ids each), and less than 512 bytes of counters
-  // (kite_worker in runtime-cl/scheduler.cl).
+  // (kite_worker in runtime-cl/device/context.cl).
   const uint64_t local_bytes = 8ull * w.local_queue + (16ull + 128ull) * w.lanes + 512;
   if (local_bytes > device.local_mem) {
     throw RunError(fmt::format(

@@ -1,0 +1,117 @@
+/* Joins and signals: the decrements of join counters (kite_dec, kite_sub),
+ * a finished task's result handed up to its caller's node (kite_finish_at),
+ * and the pieces of the generated kite_signal and dispatchers that every
+ * program shares. */
+
+/* n events fewer on counter p, shared; returns the count before. On NVIDIA
+ * the atomic is acquire-release (KITE_DEC_FENCE). */
+int kite_sub(volatile __global int *p, int n) {
+#if defined(KITE_NVIDIA)
+  int v;
+  asm volatile("atom.acq_rel.gpu.global.add.s32 %0, [%1], %2;" : "=r"(v) : "l"(p), "r"(-n) : "memory");
+  return v;
+#else
+  return atomic_sub(p, n);
+#endif
+}
+
+/* One event fewer on counter p; returns the count before. `own`: no other
+ * lane can reach p's record now (its task's entry block has made nothing of
+ * it runnable elsewhere yet), so a plain decrement does; else kite_sub's. */
+KITE_OUT_OF_LINE int kite_dec(int own, volatile __global int *p) {
+  if (own) {
+    int v = *p;
+    *p = v - 1;
+    return v;
+  }
+  return kite_sub(p, 1);
+}
+
+/* Record `rec`'s task has finished: hand its result to the node of its caller
+ * that waits for it, and go on up while callers finish too. `own`: this lane
+ * made every signal of rec's task's last block, so it has seen every write.
+ * `known`: `link` is rec's link, read by the finishing block when it
+ * started (a link never changes without lane stacks); else it is read here.
+ * `has`: that block returned `ret`, which is then the result (else it is
+ * read from the record). One function for both: NVIDIA's compiler inlines
+ * it at each call, and stopped doing so for UTS with two (docs/design.md,
+ * "A finishing block's link and result"). */
+KITE_OUT_OF_LINE void kite_finish_at(kite_ctx *c, int rec, int own, int known, long link, int has,
+                                     long ret) {
+  KITE_DEC_FENCE(own); /* see every write made before the last signal (a kite_dec) */
+  if (!known) link = KITE_REC(c, rec)[0];
+  long bits = has ? ret : KITE_REC(c, rec)[1];
+  for (;;) {
+    int parent = KITE_LINK_PARENT(link);
+    int node = KITE_LINK_NODE(link);
+    kite_free(c, rec);
+    if (parent < 0) {
+      c->ctl64[KITE_CTL64_RESULT] = bits;
+      KITE_FENCE();
+      atomic_xchg(&c->ctl[KITE_CTL_DONE], 1);
+      return;
+    }
+    own = KITE_OWN(c, parent); /* the parent's counters are shared, unless private */
+    rec = kite_signal(c, parent, node, bits, -1, &own);
+    if (rec < 0) return;
+    KITE_DEC_FENCE(own);
+    kite_rec f = KITE_REC(c, rec);
+    link = f[0];
+    bits = f[1];
+  }
+}
+
+#define kite_finish(c, rec, own) kite_finish_at(c, rec, own, 0, 0L, 0, 0L)
+
+/* A block that may finish its task reads its record's link when it starts
+ * (KITE_LINK_AHEAD), with whatever else it reads then, and finishes with it
+ * and the value it returned, if it did, instead of reading them again. With
+ * lane stacks a link changes (kite_escape clears its private bit), so it is
+ * read when the task finishes. */
+#if KITE_STACKS
+#define KITE_LINK_AHEAD(f) 0L
+#define KITE_FINISH_AHEAD(d, own, link, has, ret) kite_finish(c, d, own)
+#else
+#define KITE_LINK_AHEAD(f) ((f)[0])
+#define KITE_FINISH_AHEAD(d, own, link, has, ret) \
+  kite_finish_at(c, d, own, (d) == rec, link, (d) == rec && (has), ret)
+#endif
+
+/* The pieces of the generated kite_signal and dispatchers that are the same
+ * in every program. */
+
+/* A direct map's call signals node (place << KITE_NODE_SHIFT) + n: leaves n
+ * in *node and returns the place, its iteration's in the chunk (0 for any
+ * other node). */
+int kite_node_place(int *node) {
+  if (*node < (1 << KITE_NODE_SHIFT)) return 0;
+  int j = *node >> KITE_NODE_SHIFT;
+  *node &= (1 << KITE_NODE_SHIFT) - 1;
+  return j;
+}
+
+/* A map's record `rec` has run its n iterations: it is freed, and they are
+ * counted off the map's counter (slot `end_slot`) in the record above it.
+ * Returns that record if they were the last, else -1. */
+KITE_OUT_OF_LINE int kite_record_done(kite_ctx *c, int rec, int n, int end_slot) {
+  int parent = KITE_LINK_PARENT(KITE_REC(c, rec)[0]);
+  kite_free(c, rec);
+  if (atomic_sub(KITE_COUNTER(KITE_REC(c, parent), end_slot), n) != n) return -1;
+  KITE_FENCE();
+  return parent;
+}
+
+/* The task a task value `fn` names (a negative id, or a closure on the heap
+ * whose first slot is the id; *env: the closure, or 0); -1 after reporting
+ * a value that was never given one (`null_name`: the string that names it,
+ * or -1). */
+KITE_OUT_OF_LINE int kite_value_task(kite_ctx *c, long fn, int site, int null_name, long *env) {
+  *env = 0;
+  if (fn < 0) return (int)(-fn - 1);
+  if (fn == 0) {
+    kite_error(c, KITE_ERR_NULL, site, null_name, 0);
+    return -1;
+  }
+  *env = fn;
+  return (int)c->heap[fn];
+}
