@@ -40,6 +40,12 @@ for name, value in os.environ.items():
         ("OCL_", "POCL_", "OPENCL_", "CUDA_", "NVIDIA_", "ASAN_", "LSAN_", "UBSAN_")):
         config.environment[name] = value
 
+# A run under tests/sanitizers.sh (a -DKITE_SANITIZE or -DKITE_FUZZ build):
+# AddressSanitizer reserves terabytes of address space, so tests that bound
+# it (ulimit -v) are not for such a run.
+if "LSAN_OPTIONS" in os.environ or "ASAN_OPTIONS" in os.environ:
+    config.available_features.add("sanitized")
+
 bin_dir = lit_config.params.get("kite_bin", os.path.join(config.test_source_root, "..", "build", "bin"))
 llvm_bin = "/usr/lib/llvm-14/bin"
 config.environment["PATH"] = os.pathsep.join([bin_dir, llvm_bin, config.environment.get("PATH", "")])

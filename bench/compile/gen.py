@@ -7,9 +7,10 @@ if/else and two calls of other tasks on less fuel. The tasks take turns
 among five shapes (a for loop over a range, a map over an array, a struct
 whose field is updated, a union taken apart by case, an anonymous task
 called through a task value), so the program exercises the constructs a
-real one has. main calls every task once and sums their results; the
+real one has. every task is called once from main and the results are summed; the
 program's output is deterministic, so kite-run and kite-interp can check
-one another on it.
+one another on it. main reaches the tasks through a tree of driver tasks
+that call eight each, so that no task grows with the program.
 
   bench/compile/gen.py 160 > p160.kite
 """
@@ -54,10 +55,18 @@ def main():
     fuel = int(sys.argv[2]) if len(sys.argv) > 2 else 3
     out = [HEADER.format(n=n)]
     out += [task(i, n) for i in range(n)]
-    out.append(f"task main(): long {{\n  s = 0L;\n")
-    for i in range(n):
-        out.append(f"  s <- s + t{i}({fuel});\n")
-    out.append("  return s;\n}\n")
+    # Driver tasks: each sums the results of up to eight tasks or drivers.
+    level, k = [f"t{i}({fuel})" for i in range(n)], 0
+    while len(level) > 1:
+        nxt = []
+        for j in range(0, len(level), 8):
+            calls = level[j:j + 8]
+            out.append(f"task d{k}(): long {{\n  s = 0L;\n"
+                       + "".join(f"  s <- s + {c};\n" for c in calls) + "  return s;\n}\n")
+            nxt.append(f"d{k}()")
+            k += 1
+        level = nxt
+    out.append(f"task main(): long {{\n  return {level[0]};\n}}\n")
     sys.stdout.write("".join(out))
 
 main()
