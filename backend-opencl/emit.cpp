@@ -69,7 +69,7 @@ std::string c_type(const Type *t) {
   return "long";
 }
 
-// The typed slot accessor (runtime-cl/scheduler.cl) for values of type t.
+// The typed slot accessor (runtime-cl/device/context.cl) for values of type t.
 const char *slot_macro(const Type *t) {
   switch (repr(t)) {
     case Repr::Int: return "KITE_I";
@@ -1483,7 +1483,7 @@ class Emitter {
   }
 
   // The kernel that runs map (or reduction) b.loop as one work-item per
-  // iteration (kite_offload, in runtime-cl/scheduler.cl): work-item (i, y)
+  // iteration (kite_offload, in runtime-cl/device/offload.cl): work-item (i, y)
   // runs iteration i of the record that resume entry first + y names, with
   // the record's variables in C variables, as a chunk does; a work-group
   // may span several rows, each another map. A reduction's work-items start
