@@ -50,28 +50,25 @@ class Lowering {
     cg0.task = task_;
     cg0.outstanding_slot = next_slot_++;
 
-    // The parallel ancestors of each node, through non-parallel nodes.
+    // The parallel ancestors of each node, through non-parallel nodes: by
+    // node, the number of its set (ntg::parallel_ancestors).
     size_t n = g.nodes.size();
-    const std::vector<std::set<int>> &ancestors = g.ancestors;
+    const std::vector<int> &ancestors = g.ancestors;
 
-    // One block per distinct ancestor set; the empty set is the entry.
-    std::map<std::set<int>, int> block_of_set;
+    // One block per distinct ancestor set; the empty set (0) is the entry.
+    std::vector<int> block_of_set(n + 1, -1);
     std::vector<int> block_of_node(n);
     std::map<int, std::vector<const ntg::Node *>> block_nodes;  // in the order of its ops
     int entry = new_block(g.id);
     p_.blocks[entry].is_entry = true;
     p_.graphs[g.id].entry_block = entry;
-    block_of_set[{}] = entry;
+    block_of_set[0] = entry;
     int parallel_nodes = 0;
     for (size_t i = 0; i < n; ++i) {
-      auto it = block_of_set.find(ancestors[i]);
-      int b;
-      if (it == block_of_set.end()) {
+      int &b = block_of_set[size_t(ancestors[i])];
+      if (b < 0) {
         b = new_block(g.id);
         p_.blocks[b].code = p_.num_codes++;
-        block_of_set[ancestors[i]] = b;
-      } else {
-        b = it->second;
       }
       block_of_node[i] = b;
       const ntg::Node &node = *g.nodes[i];
@@ -119,21 +116,52 @@ class Lowering {
   // `total: long = 1` after its map. Nothing that takes longer moves: a
   // loop or an allocation would hold the calls back.
   void sink_parallel_ops(std::vector<Op> &ops, std::vector<const ntg::Node *> &nodes) const {
-    auto conflict = [](const ntg::Dep &a, const ntg::Dep &b) {
-      for (int v : a.y)
-        if (b.x.count(v) || b.y.count(v)) return true;
-      for (int v : a.x)
-        if (b.y.count(v)) return true;
-      return false;
-    };
-    for (size_t i = 1; i < ops.size(); ++i) {
-      if (ops[i].parallel || !only_computes(*nodes[i])) continue;
-      for (size_t j = i; j > 0 && ops[j - 1].parallel && !conflict(nodes[j]->dep, nodes[j - 1]->dep);
-           --j) {
-        std::swap(ops[j], ops[j - 1]);
-        std::swap(nodes[j], nodes[j - 1]);
+    // Each op moving left past the parallel ops before it, one swap at a
+    // time, took time quadratic in a block of calls each after its own
+    // `v: int`. The same order in one pass: parallel ops keep their order,
+    // and so do the others, each before the parallel op numbered its slot.
+    // An op that stays has the slot after every parallel op before it; one
+    // that moves stops after the last parallel op before it that it
+    // conflicts with (it writes what that op reads or writes, or reads what
+    // that op writes), and never passes the op before it that is not
+    // parallel.
+    std::map<int, int> last_use, last_write;  // variable -> the last parallel op so far using it
+    std::vector<int> slot(ops.size());
+    int parallel = 0, floor = 0;  // the parallel ops so far; the last other op's slot
+    for (size_t i = 0; i < ops.size(); ++i) {
+      const ntg::Dep &d = nodes[i]->dep;
+      if (ops[i].parallel) {
+        slot[i] = parallel;
+        for (int v : d.x) last_use[v] = parallel;
+        for (int v : d.y) last_use[v] = last_write[v] = parallel;
+        ++parallel;
+        continue;
       }
+      int s = parallel;
+      if (only_computes(*nodes[i])) {
+        s = floor;
+        for (int v : d.y)
+          if (auto it = last_use.find(v); it != last_use.end()) s = std::max(s, it->second + 1);
+        for (int v : d.x)
+          if (auto it = last_write.find(v); it != last_write.end()) s = std::max(s, it->second + 1);
+      }
+      slot[i] = floor = s;
     }
+    std::vector<size_t> order(ops.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      return std::pair(slot[a], ops[a].parallel) < std::pair(slot[b], ops[b].parallel);
+    });
+    std::vector<Op> sorted_ops;
+    std::vector<const ntg::Node *> sorted_nodes;
+    sorted_ops.reserve(ops.size());
+    sorted_nodes.reserve(ops.size());
+    for (size_t i : order) {
+      sorted_ops.push_back(std::move(ops[i]));
+      sorted_nodes.push_back(nodes[i]);
+    }
+    ops = std::move(sorted_ops);
+    nodes = std::move(sorted_nodes);
   }
 
   // Whether node is `x: t = e`, `x: t` or `x <- e`, x a variable (not a

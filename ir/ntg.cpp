@@ -4,8 +4,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <map>
 #include <ostream>
+#include <unordered_map>
 
 #include "frontend/check.h"
 #include "ir/anf.h"
@@ -385,15 +387,115 @@ void for_each_node(const Graph &g, const std::function<void(const Node &)> &fn) 
   }
 }
 
-std::vector<std::set<int>> parallel_ancestors(const Graph &g) {
-  std::vector<std::set<int>> anc(g.nodes.size());
+namespace {
+
+// Sets of node indices as hash-consed little-endian Patricia tries (Okasaki
+// and Gill, "Fast Mergeable Integer Maps"). A set has exactly one trie, and
+// equal tries share one number, so two sets are compared by their numbers;
+// adding an element to a set makes only the path to it anew and shares the
+// rest. A sum that waits for every call before it then costs a path per
+// node, where a copy of its set per node took time and memory quadratic in
+// the graph.
+class SetTries {
+ public:
+  static constexpr int kEmpty = 0;
+
+  SetTries() { tries_.push_back({}); }  // kEmpty, never looked into
+
+  int singleton(unsigned key) { return make({key, 0, -1, -1}); }
+
+  int unite(int s, int t) {
+    if (s == t || t == kEmpty) return s;
+    if (s == kEmpty) return t;
+    Trie a = tries_[size_t(s)], b = tries_[size_t(t)];
+    if (a.leaf()) return insert(a.prefix, t);
+    if (b.leaf()) return insert(b.prefix, s);
+    if (a.bit == b.bit && a.prefix == b.prefix)
+      return make({a.prefix, a.bit, unite(a.zero, b.zero), unite(a.one, b.one)});
+    if (a.bit < b.bit && matches(b.prefix, a)) {  // t goes below s
+      if (b.prefix & a.bit) return make({a.prefix, a.bit, a.zero, unite(a.one, t)});
+      return make({a.prefix, a.bit, unite(a.zero, t), a.one});
+    }
+    if (b.bit < a.bit && matches(a.prefix, b)) {  // s goes below t
+      if (a.prefix & b.bit) return make({b.prefix, b.bit, b.zero, unite(s, b.one)});
+      return make({b.prefix, b.bit, unite(s, b.zero), b.one});
+    }
+    return join(a.prefix, s, b.prefix, t);
+  }
+
+  size_t size() const { return tries_.size(); }
+
+ private:
+  // A leaf holds its key in prefix, bit 0. A branch on bit (a power of two)
+  // holds the keys whose bits below it are prefix: zero those without the
+  // bit, one those with it.
+  struct Trie {
+    unsigned prefix = 0, bit = 0;
+    int zero = -1, one = -1;
+    bool leaf() const { return bit == 0 && zero < 0; }
+    bool operator==(const Trie &o) const {
+      return prefix == o.prefix && bit == o.bit && zero == o.zero && one == o.one;
+    }
+  };
+  struct Hash {
+    size_t operator()(const Trie &t) const {
+      uint64_t h = (uint64_t(t.prefix) << 32 | t.bit) * 0x9E3779B97F4A7C15ull;
+      h ^= (uint64_t(uint32_t(t.zero)) << 32 | uint32_t(t.one)) + 0x632BE59BD9B4E019ull + (h << 6) +
+           (h >> 2);
+      return size_t(h ^ (h >> 29));
+    }
+  };
+
+  static bool matches(unsigned key, const Trie &branch) {
+    return (key & (branch.bit - 1)) == branch.prefix;
+  }
+
+  int insert(unsigned key, int t) {
+    if (t == kEmpty) return singleton(key);
+    Trie b = tries_[size_t(t)];
+    if (b.leaf()) return b.prefix == key ? t : join(key, singleton(key), b.prefix, t);
+    if (!matches(key, b)) return join(key, singleton(key), b.prefix, t);
+    if (key & b.bit) return make({b.prefix, b.bit, b.zero, insert(key, b.one)});
+    return make({b.prefix, b.bit, insert(key, b.zero), b.one});
+  }
+
+  // Two tries whose prefixes p and q differ: a branch on their lowest
+  // differing bit.
+  int join(unsigned p, int s, unsigned q, int t) {
+    unsigned bit = (p ^ q) & -(p ^ q);
+    if (p & bit) std::swap(s, t);
+    return make({p & (bit - 1), bit, s, t});
+  }
+
+  int make(const Trie &t) {
+    auto [it, added] = ids_.try_emplace(t, int(tries_.size()));
+    if (added) tries_.push_back(t);
+    return it->second;
+  }
+
+  std::vector<Trie> tries_;
+  std::unordered_map<Trie, int, Hash> ids_;
+};
+
+}  // namespace
+
+std::vector<int> parallel_ancestors(const Graph &g) {
+  SetTries sets;
+  std::vector<int> set_of(g.nodes.size(), SetTries::kEmpty);
   std::vector<std::vector<int>> preds = g.all_preds();
   for (size_t i = 0; i < g.nodes.size(); ++i)
-    for (int p : preds[i]) {
-      if (g.nodes[p]->parallel()) anc[i].insert(p);
-      else anc[i].insert(anc[p].begin(), anc[p].end());
-    }
-  return anc;
+    for (int p : preds[i])
+      set_of[i] = sets.unite(set_of[i], g.nodes[size_t(p)]->parallel() ? sets.singleton(unsigned(p))
+                                                                        : set_of[size_t(p)]);
+  // Number the distinct sets: the empty set 0, the others by their first node.
+  std::vector<int> number(sets.size(), -1);
+  number[SetTries::kEmpty] = 0;
+  int next = 1;
+  for (int &s : set_of) {
+    if (number[size_t(s)] < 0) number[size_t(s)] = next++;
+    s = number[size_t(s)];
+  }
+  return set_of;
 }
 
 }  // namespace kite::ntg

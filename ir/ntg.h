@@ -57,10 +57,10 @@ struct Graph {
   std::vector<std::unique_ptr<Node>> nodes;  // in topological (source) order
   std::vector<std::pair<int, int>> edges;    // indices into nodes, from < to
   Dep dep;
-  // By node: its parallel ancestors (parallel_ancestors below), which
-  // decide the blocks (ir/cps.h) and what has finished before a node runs
-  // (ir/tail_calls.h).
-  std::vector<std::set<int>> ancestors;
+  // By node: the number of its set of parallel ancestors
+  // (parallel_ancestors below), which decide the blocks (ir/cps.h) and what
+  // has finished before a node runs (ir/tail_calls.h).
+  std::vector<int> ancestors;
   std::vector<int> preds(int node) const;
   std::vector<std::vector<int>> all_preds() const;  // preds of every node, in one pass
 };
@@ -109,7 +109,11 @@ void dump_dot(const Program &p, std::ostream &out);
 void for_each_node(const Graph &g, const std::function<void(const Node &)> &fn);
 
 // The parallel ancestors of each node of g, through the nodes that are not
-// parallel: nodes with equal sets run in one block (ir/cps.h).
-std::vector<std::set<int>> parallel_ancestors(const Graph &g);
+// parallel: nodes with equal sets run in one block (ir/cps.h). By node, the
+// number of its set: equal sets have equal numbers, the empty set 0, the
+// others numbered in the order of the first node that has them. What is
+// asked of the sets is only whether two are equal, and a set per node would
+// be quadratic in a graph where each node waits for every call before it.
+std::vector<int> parallel_ancestors(const Graph &g);
 
 }  // namespace kite::ntg

@@ -1,7 +1,6 @@
 // Tail calls: the pass that marks them (§3.3.4; tail_calls.h).
 #include "ir/tail_calls.h"
 
-#include <set>
 #include <vector>
 
 namespace kite::tail_calls {
@@ -14,28 +13,32 @@ using ntg::NodeKind;
 
 namespace {
 
-// The transitive predecessors of node k.
-std::set<int> ancestors(const Graph &g, int k) {
-  std::set<int> out;
+// The transitive predecessors of node k, by node.
+std::vector<bool> ancestors(const Graph &g, int k) {
+  std::vector<bool> out(g.nodes.size());
   std::vector<std::vector<int>> preds = g.all_preds();
   std::vector<int> work = {k};
   while (!work.empty()) {
     int n = work.back();
     work.pop_back();
     for (int from : preds[size_t(n)])
-      if (out.insert(from).second) work.push_back(from);
+      if (!out[size_t(from)]) {
+        out[size_t(from)] = true;
+        work.push_back(from);
+      }
   }
   return out;
 }
 
 // Whether every node of g but `last` and `except` has finished when node k
-// runs: it is an ancestor of k, or an immediate node before k in k's block.
+// runs: it is an ancestor of k, or an immediate node before k in k's block
+// (one with the same set of parallel ancestors).
 bool all_done_before(const Graph &g, int k, int except) {
-  std::set<int> anc = ancestors(g, k);
-  const std::vector<std::set<int>> &block = g.ancestors;
+  std::vector<bool> anc = ancestors(g, k);
+  const std::vector<int> &block = g.ancestors;
   for (size_t i = 0; i < g.nodes.size(); ++i) {
-    if (int(i) == k || int(i) == except || anc.count(int(i))) continue;
-    bool same_block_before = int(i) < k && !g.nodes[i]->parallel() && block[i] == block[k];
+    if (int(i) == k || int(i) == except || anc[i]) continue;
+    bool same_block_before = int(i) < k && !g.nodes[i]->parallel() && block[i] == block[size_t(k)];
     if (!same_block_before) return false;
   }
   return true;
