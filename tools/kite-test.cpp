@@ -6,9 +6,11 @@
 //
 //   kite-test prog.kite other.kite          compile each file once, run each case
 //   kite-test --device gpu --lanes 32 *.kite   kite-run's options pass through
+//   kite-test --races prog.kite             each case in kite-interp --races
 //
-// Each file is compiled by kitec and each case run by kite-run, both found
-// beside kite-test's own executable, else on PATH. Their output goes to files
+// Each file is compiled by kitec and each case run by kite-run (with
+// --races, by kite-interp --races, the race detector), found beside
+// kite-test's own executable, else on PATH. Their output goes to files
 // in a private temporary directory, which is read back once the process has
 // exited: no pipes, so a chatty program cannot block on a full one.
 #include <fcntl.h>
@@ -229,7 +231,8 @@ std::string indent(const std::vector<std::string> &lines) {
 std::string indent_text(const std::string &text) { return indent(split_lines(text)); }
 
 struct Options {
-  std::string kitec, kite_run;
+  std::string kitec, kite_run, kite_interp;
+  bool races = false;  // run each case in kite-interp --races instead of kite-run
   std::vector<std::string> run_options;  // passed to kite-run before the program
   std::vector<std::string> kitec_options;
   std::string tmpdir;
@@ -278,9 +281,12 @@ std::pair<bool, std::string> test_file(const Options &o, const std::string &path
   int failed = 0;
   for (size_t k = 0; k < t.cases.size(); ++k) {
     const Case &cs = t.cases[k];
-    std::vector<std::string> argv = {o.kite_run};
+    // kite-interp takes kite-run's command line, and the source itself (it
+    // runs the checked source, not the compiled file).
+    std::vector<std::string> argv = {o.races ? o.kite_interp : o.kite_run};
+    if (o.races) argv.push_back("--races");
     argv.insert(argv.end(), o.run_options.begin(), o.run_options.end());
-    argv.push_back(artifact);
+    argv.push_back(o.races ? path : artifact);
     // `--` so that arguments such as -5 are never read as options.
     argv.push_back("--");
     for (std::string w : split_words(cs.args)) {
@@ -355,6 +361,10 @@ int main(int argc, char **argv) {
   app.add_option("-j,--jobs", jobs, "test this many files at once")
       ->check(CLI::Range(1, 64))
       ->capture_default_str();
+  bool races = false;
+  app.add_flag("--races", races,
+               "run each case in kite-interp --races, the race detector, instead of kite-run: "
+               "a race fails the case with its report");
   app.add_option("--kitec-option", kitec_options,
                  "pass this option to kitec (repeatable), e.g. --kitec-option=-O0")
       ->allow_extra_args(false);
@@ -367,7 +377,7 @@ int main(int argc, char **argv) {
   Options o;
   std::vector<std::string> own;
   static const std::vector<std::string> own_options = {
-      "--device", "-j", "--jobs", "--kitec-option", "-h", "--help", "--version"};
+      "--device", "-j", "--jobs", "--kitec-option", "--races", "-h", "--help", "--version"};
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     std::string name = a.substr(0, a.find('='));
@@ -397,6 +407,8 @@ int main(int argc, char **argv) {
   }
   o.kitec = find_tool("kitec");
   o.kite_run = find_tool("kite-run");
+  o.kite_interp = find_tool("kite-interp");
+  o.races = races;
   o.kitec_options = kitec_options;
   if (!device.empty()) o.run_options.insert(o.run_options.begin(), {"--device", device});
   const char *tmp = std::getenv("TMPDIR");

@@ -78,7 +78,7 @@ _kite_run() {
 
 _kite_test() {
   local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
-  local options="--device -j --jobs --kitec-option --version -h --help"
+  local options="--device -j --jobs --kitec-option --races --version -h --help"
   case $prev in
     --device)
       COMPREPLY=($(compgen -W "cpu gpu" -- "$cur"))
