@@ -527,14 +527,14 @@ class Unordered {
   // declares.
   std::set<int> writes(const ntg::Node &n) const {
     std::set<int> out;
-    std::vector<int> todo(n.dep.y.begin(), n.dep.y.end());
-    while (!todo.empty()) {
-      int id = todo.back();
-      todo.pop_back();
+    std::vector<int> pending(n.dep.y.begin(), n.dep.y.end());
+    while (!pending.empty()) {
+      int id = pending.back();
+      pending.pop_back();
       const VarDecl *v = task_->vars[size_t(id)];
       if (const Stmt *loop = task_->loop_of[size_t(id)])
         if (loop->elem_var == v && loop->expr->kind == ExprKind::Name && loop->expr->var)
-          todo.push_back(loop->expr->var->id);
+          pending.push_back(loop->expr->var->id);
       if (names_->has_others(v) && !declares(n, v)) out.insert(id);
     }
     return out;

@@ -187,14 +187,14 @@ class Builder {
   // statements that name the array, as `a[i]` does.
   std::set<int> with_collections(const std::set<int> &vars) const {
     std::set<int> out = vars;
-    std::vector<int> todo(vars.begin(), vars.end());
-    while (!todo.empty()) {
-      int v = todo.back();
-      todo.pop_back();
+    std::vector<int> pending(vars.begin(), vars.end());
+    while (!pending.empty()) {
+      int v = pending.back();
+      pending.pop_back();
       const Stmt *loop = task_->loop_of[size_t(v)];
       if (!loop || loop->elem_var->id != v) continue;
       for (int c : flvs(*loop->expr).first)
-        if (out.insert(c).second) todo.push_back(c);
+        if (out.insert(c).second) pending.push_back(c);
     }
     return out;
   }
