@@ -65,8 +65,10 @@ std::string quote(const std::string &text) {
       case '\\': out += "\\\\"; break;
       case '"': out += "\\\""; break;
       default:
+        // Three octal digits: a hexadecimal escape would take a hex digit
+        // after it as its own ("\x01a" is one byte, 0x1a).
         if (c < 0x20 || c == 0x7f)
-          out += fmt::format("\\x{:02x}", c);
+          out += fmt::format("\\{:03o}", c);
         else
           out += char(c);
     }
