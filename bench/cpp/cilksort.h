@@ -45,3 +45,29 @@ inline Split split(const int *src, int lo1, int hi1, int lo2, int hi2) {
   int m1 = lo1 + (hi1 - lo1) / 2;
   return {m1, lower_bound(src, lo2, hi2, src[m1])};
 }
+
+// The whole algorithm sequentially: the sequential peer, and the cutoff
+// peers below their cutoff.
+inline void cilkmerge_seq(const int *src, int *dst, int lo1, int hi1, int lo2, int hi2, int d) {
+  if (hi1 - lo1 < hi2 - lo2) return cilkmerge_seq(src, dst, lo2, hi2, lo1, hi1, d);
+  if (hi1 - lo1 + hi2 - lo2 <= kMergeCutoff) return seq_merge(src, dst, lo1, hi1, lo2, hi2, d);
+  auto [m1, m2] = split(src, lo1, hi1, lo2, hi2);
+  cilkmerge_seq(src, dst, lo1, m1, lo2, m2, d);
+  cilkmerge_seq(src, dst, m1, hi1, m2, hi2, d + (m1 - lo1) + (m2 - lo2));
+}
+
+inline void cilksort_seq(int *a, int *tmp, int lo, int hi) {
+  if (hi - lo <= kSortCutoff) return insertion_sort(a, lo, hi);
+  int q = (hi - lo) / 4, b = lo + q, c = b + q, d = c + q;
+  cilksort_seq(a, tmp, lo, b);
+  cilksort_seq(a, tmp, b, c);
+  cilksort_seq(a, tmp, c, d);
+  cilksort_seq(a, tmp, d, hi);
+  cilkmerge_seq(a, tmp, lo, b, b, c, lo);
+  cilkmerge_seq(a, tmp, c, d, d, hi, c);
+  cilkmerge_seq(tmp, a, lo, c, c, hi, lo);
+}
+
+// The cutoff peers (-DWITH_CUTOFF): sorts and merges of at most this many
+// elements run sequentially.
+constexpr int kParallelCutoff = 4096;

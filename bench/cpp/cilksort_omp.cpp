@@ -1,6 +1,9 @@
 #include "cilksort.h"
 
 void cilkmerge(const int *src, int *dst, int lo1, int hi1, int lo2, int hi2, int d) {
+#ifdef WITH_CUTOFF
+  if (hi1 - lo1 + hi2 - lo2 <= kParallelCutoff) return cilkmerge_seq(src, dst, lo1, hi1, lo2, hi2, d);
+#endif
   if (hi1 - lo1 < hi2 - lo2) return cilkmerge(src, dst, lo2, hi2, lo1, hi1, d);
   if (hi1 - lo1 + hi2 - lo2 <= kMergeCutoff) return seq_merge(src, dst, lo1, hi1, lo2, hi2, d);
   auto [m1, m2] = split(src, lo1, hi1, lo2, hi2);
@@ -11,6 +14,9 @@ void cilkmerge(const int *src, int *dst, int lo1, int hi1, int lo2, int hi2, int
 }
 
 void cilksort(int *a, int *tmp, int lo, int hi) {
+#ifdef WITH_CUTOFF
+  if (hi - lo <= kParallelCutoff) return cilksort_seq(a, tmp, lo, hi);
+#endif
   if (hi - lo <= kSortCutoff) return insertion_sort(a, lo, hi);
   int q = (hi - lo) / 4, b = lo + q, c = b + q, d = c + q;
 #pragma omp task

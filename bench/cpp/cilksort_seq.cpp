@@ -1,31 +1,11 @@
 #include "cilksort.h"
 
-void cilkmerge(const int *src, int *dst, int lo1, int hi1, int lo2, int hi2, int d) {
-  if (hi1 - lo1 < hi2 - lo2) return cilkmerge(src, dst, lo2, hi2, lo1, hi1, d);
-  if (hi1 - lo1 + hi2 - lo2 <= kMergeCutoff) return seq_merge(src, dst, lo1, hi1, lo2, hi2, d);
-  auto [m1, m2] = split(src, lo1, hi1, lo2, hi2);
-  cilkmerge(src, dst, lo1, m1, lo2, m2, d);
-  cilkmerge(src, dst, m1, hi1, m2, hi2, d + (m1 - lo1) + (m2 - lo2));
-}
-
-void cilksort(int *a, int *tmp, int lo, int hi) {
-  if (hi - lo <= kSortCutoff) return insertion_sort(a, lo, hi);
-  int q = (hi - lo) / 4, b = lo + q, c = b + q, d = c + q;
-  cilksort(a, tmp, lo, b);
-  cilksort(a, tmp, b, c);
-  cilksort(a, tmp, c, d);
-  cilksort(a, tmp, d, hi);
-  cilkmerge(a, tmp, lo, b, b, c, lo);
-  cilkmerge(a, tmp, c, d, d, hi, c);
-  cilkmerge(tmp, a, lo, c, c, hi, lo);
-}
-
 int main(int argc, char **argv) {
   int n = arg(argc, argv, 1, 1000000);
   std::printf("%lld\n", timed([&] {
     std::vector<int> a(n), tmp(n);
     for (int i = 0; i < n; i++) a[i] = input(i);
-    cilksort(a.data(), tmp.data(), 0, n);
+    cilksort_seq(a.data(), tmp.data(), 0, n);
     return checksum(a);
   }));
 }

@@ -1,7 +1,10 @@
-#include "common.h"
+#include "fib.h"
 #include "omp_root.h"
 
 int fib(int n) {
+#ifdef WITH_CUTOFF
+  if (n < kFibCutoff) return fib_seq(n);
+#endif
   if (n < 2) return n;
   int a, b;
 #pragma omp task shared(a)

@@ -1,8 +1,6 @@
-#include "common.h"
-
-int fib(int n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }
+#include "fib.h"
 
 int main(int argc, char **argv) {
   int n = arg(argc, argv, 1, 30);
-  std::printf("%d\n", timed([&] { return fib(n); }));
+  std::printf("%d\n", timed([&] { return fib_seq(n); }));
 }

@@ -1,7 +1,10 @@
-#include "common.h"
+#include "fib.h"
 #include <tbb/task_group.h>
 
 int fib(int n) {
+#ifdef WITH_CUTOFF
+  if (n < kFibCutoff) return fib_seq(n);
+#endif
   if (n < 2) return n;
   int a, b;
   tbb::task_group g;

@@ -3,6 +3,9 @@
 
 // One task per free column of this row (as Kite's map), then a wait.
 int solve(int n, int cols, int left, int right) {
+#ifdef WITH_CUTOFF
+  if (below_cutoff(cols)) return solve_seq(n, cols, left, right);
+#endif
   if (cols == (1 << n) - 1) return 1;
   int counts[32] = {};
   tbb::task_group g;

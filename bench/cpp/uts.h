@@ -31,3 +31,21 @@ struct UtsArgs {
 inline UtsArgs uts_args(int argc, char **argv) {
   return {arg(argc, argv, 1, 2000), arg(argc, argv, 2, 8), arg(argc, argv, 3, 124875)};
 }
+
+// Node s's subtree counted sequentially (the cutoff peers' leaves).
+inline long node_seq(int64_t s, int m, int q) {
+  if (!has_children(s, q)) return 1;
+  long total = 1;
+  for (int i = 0; i < m; i++) total += node_seq(child(s, i), m, q);
+  return total;
+}
+
+// The cutoff peers (-DWITH_CUTOFF): nodes this many levels below the root
+// count their subtrees sequentially. The tree is unbalanced (a node's
+// subtree is empty or, rarely, huge), so a depth is all an expert can
+// choose by; tuned on a 2-core EPYC. The others spawn every call.
+#ifdef WITH_CUTOFF
+constexpr int kUtsCutoff = 3;
+#else
+constexpr int kUtsCutoff = 1 << 30;
+#endif

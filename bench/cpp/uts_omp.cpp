@@ -1,16 +1,26 @@
 #include "uts.h"
 #include "omp_root.h"
 
+long children_at(int64_t s, int k, int m, int q, int depth);
+
+// Node s, `depth` levels below the root.
+long node_at(int64_t s, int m, int q, int depth) {
+  if (depth >= kUtsCutoff) return node_seq(s, m, q);
+  return has_children(s, q) ? children_at(s, m, m, q, depth) : 1;
+}
+
 // One task per child (as Kite's map), a taskwait, then the sum.
-long children(int64_t s, int k, int m, int q) {
+long children_at(int64_t s, int k, int m, int q, int depth) {
   std::vector<long> counts(k);
   for (int i = 0; i < k; i++) {
 #pragma omp task shared(counts)
-    counts[i] = node(child(s, i), m, q);
+    counts[i] = node_at(child(s, i), m, q, depth + 1);
   }
 #pragma omp taskwait
   return subtree_total(counts);
 }
+
+long children(int64_t s, int k, int m, int q) { return children_at(s, k, m, q, 0); }
 
 int main(int argc, char **argv) {
   UtsArgs a = uts_args(argc, argv);
