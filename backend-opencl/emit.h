@@ -1,7 +1,8 @@
 // OpenCL C generation: the CPS program becomes the uber-kernel's generated
 // half (kite_block: one switch case per block code; kite_signal: what each
 // finished node and block tells its record; kite_start_main), pasted after
-// the scheduler of runtime-cl/.
+// the scheduler of runtime-cl/. A plan (plan.h) decides what the code holds
+// and leaves out; printers (print_*.cpp) write it.
 #pragma once
 
 #include <iosfwd>
@@ -27,5 +28,10 @@ struct EmitOptions {
 Artifact emit_opencl(const cps::Program &program, const std::string &source_path,
                      const EmitOptions &options = {});
 using host::write_artifact;
+
+// The plan that emit_opencl prints from, as text: the code's shape, and by
+// task and block what is held in C variables, which bounds are proved,
+// which lengths are known and which atomics are left out.
+void dump_plan(const cps::Program &program, std::ostream &out, const EmitOptions &options = {});
 
 }  // namespace kite
