@@ -4,12 +4,15 @@
 //   kitec prog.kite -o out           compile into out
 //   kitec prog.kite --dump-ntg       the nested task graphs (text; =dot for Graphviz)
 //   kitec prog.kite --emit-cl        the generated OpenCL C
+//   kitec prog.kite --dump-after=cps the program after any stage (driver/stages.def)
 //   kitec --version                  kitec's version, which kite-run must share
 //   kitec -Werror / -w / -Wno-shadow  warnings as errors / none / one off
 //
 // Every complaint about the command line is one line "kitec: error: ..." on
 // stderr and exit status 1 (docs/man/kitec.1 lists the options).
 #include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <iostream>
 
 #include "driver/pipeline.h"
@@ -49,31 +52,48 @@ int main(int argc, char **argv) {
       "-Wno-<name> turns one off, -W<name> on again, -w turns all off, -Werror makes them errors.");
   app.set_version_flag("--version", "kitec " KITE_VERSION, "print kitec's version and exit");
   kite::CompileOptions o;
-  std::string ntg;
   app.add_option("input", o.input, "the Kite source file")->required();
   app.add_option("-o,--output", o.output,
                  "write the compiled program here (default: the source's name without .kite, "
                  "in the current directory)");
-  app.add_flag("--dump-ast", o.dump_ast, "print the parsed syntax tree and stop");
-  app.add_flag("--dump-checked", o.dump_checked,
-               "print the syntax tree after type checking (with the prelude's tasks it uses, "
-               "anonymous tasks lifted) and stop");
-  app.add_flag("--dump-closures", o.dump_closures,
-               "print the syntax tree after closure conversion (captures read from the closure) "
-               "and stop");
-  app.add_flag("--dump-anf", o.dump_anf,
-               "print the program in ANF (let, set, do, call: one task call per statement) and stop");
-  app.add_option("--dump-ntg", ntg, "print the nested task graphs (text or dot) and stop")
-      ->expected(0, 1)
-      ->default_str("text")
-      ->check(CLI::IsMember({"text", "dot"}));
-  app.add_flag("--dump-cps", o.dump_cps, "print the CPS blocks and join counters and stop");
-  app.add_flag("--emit-cl", o.emit_cl,
-               "print the generated OpenCL C (and write the program only if -o is given)");
+  // The stages (driver/stages.def): --dump-after names any, a stage's own
+  // flag dumps after it, -O0 skips some.
+  std::vector<std::string> names, skipped;
+  std::string stages;
+  for (const kite::StageInfo &s : kite::kStages) {
+    names.push_back(s.name);
+    stages += fmt::format("\n  {:<16}{}", s.name, s.what);
+    if (*s.flag) stages += fmt::format(" ({})", s.flag);
+    if (s.o0 == kite::O0::Skip) skipped.push_back(s.name);
+  }
+  std::string dump_after;
+  app.add_option("--dump-after", dump_after,
+                 "print the program after STAGE, in the IR it leaves, and stop; the stages:" +
+                     stages)
+      ->option_text("STAGE")
+      ->check(CLI::IsMember(names));
+  std::string ntg;
+  std::vector<std::pair<kite::Stage, CLI::Option *>> dumps;
+  for (const kite::StageInfo &s : kite::kStages) {
+    if (!*s.flag) continue;
+    std::string help = fmt::format("print the program after {} ({}) and stop", s.name, s.what);
+    if (s.ir == kite::Ir::Ntg) {
+      dumps.push_back({s.stage, app.add_option(s.flag, ntg, help + " (text, or dot for Graphviz)")
+                                    ->expected(0, 1)
+                                    ->default_str("text")
+                                    ->check(CLI::IsMember({"text", "dot"}))});
+    } else if (s.ir == kite::Ir::OpenCl) {
+      dumps.push_back({s.stage, app.add_flag(s.flag, "print the generated OpenCL C (and write "
+                                                     "the program only if -o is given)")});
+    } else {
+      dumps.push_back({s.stage, app.add_flag(s.flag)->description(help)});
+    }
+  }
   bool no_opt = false;
   app.add_flag("--no-opt", no_opt,
-               "no task-graph optimisations (flattening, tail calls, leaf answers); also -O0 (-O1, -O2 and -O3 "
-               "are the default: all of them)");
+               fmt::format("skip the optimising stages ({}); also -O0 (-O1, -O2 and -O3 are the "
+                           "default: all of them)",
+                           fmt::join(skipped, ", ")));
   bool no_bounds = false;
   app.add_flag("--no-bounds-checks", no_bounds,
                "do not check array indices (a wrong index is then undefined behaviour)");
@@ -96,11 +116,14 @@ int main(int argc, char **argv) {
     std::cerr << "kitec: error: " << e.what() << " (see kitec --help)\n";
     return 1;
   }
-  if (app.count("--dump-ntg")) o.dump_ntg = ntg.empty() ? "text" : ntg;
+  // The earliest stage asked for is the one dumped.
+  if (!dump_after.empty()) o.dump_after = kite::find_stage(dump_after);
+  for (auto [stage, option] : dumps)
+    if (option->count() && stage < o.dump_after) o.dump_after = stage;
+  o.dot = ntg == "dot";
   o.bounds_checks = !no_bounds;
   o.optimize = !no_opt;
-  bool prints = o.dump_ast || o.dump_checked || o.dump_closures || o.dump_anf ||
-                !o.dump_ntg.empty() || o.dump_cps || o.emit_cl;
+  bool prints = o.dump_after != kite::Stage::none;
   if (o.output.empty() && !prints) {
     o.output = kite::default_output(o.input);
     if (o.output.empty()) {

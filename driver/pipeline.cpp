@@ -41,92 +41,97 @@ int compile(const SourceFile &file, const CompileOptions &o, std::ostream &diagn
   Diagnostics diags(file, diagnostics);
   TypeContext &types = out.types;
   std::unique_ptr<ast::Program> &program = out.program;
+  anf::Program &anf = out.anf;
+  ntg::Program &graphs = out.graphs;
+  cps::Program &blocks = out.blocks;
   diags.set_warnings(o.warnings);
+  // Whether stage s runs: -O0 skips some (driver/stages.def).
+  auto runs = [&](Stage s) { return o.optimize || info(s).o0 == O0::Run; };
+  // After stage s: the IR it left verified (the typed AST only while it has
+  // no errors, which are reported first), and printed if the command line
+  // asks for the program after s, which then ends the compilation (true).
+  auto after = [&](Stage s) {
+    switch (info(s).ir) {
+      case Ir::Ast:
+        if (s >= Stage::check && diags.error_count() == 0) verify_checked(*program);
+        break;
+      case Ir::Anf: verify(anf); break;
+      case Ir::Ntg: verify(graphs); break;
+      case Ir::Cps: verify(blocks); break;
+      case Ir::OpenCl: break;
+    }
+    if (o.dump_after != s) return false;
+    diags.release_warnings();
+    diags.check_no_errors();
+    switch (info(s).ir) {
+      case Ir::Ast: ast::dump(*program, std::cout); break;
+      case Ir::Anf: anf::dump(anf, std::cout); break;
+      case Ir::Ntg: o.dot ? ntg::dump_dot(graphs, std::cout) : ntg::dump(graphs, std::cout); break;
+      case Ir::Cps: cps::dump(blocks, std::cout); break;
+      case Ir::OpenCl: std::cout << out.artifact.opencl; break;
+    }
+    return true;
+  };
   try {
     // Source text -> AST (frontend/parse.h).
     program = parse(file, diags);
     diags.check_no_errors();
-    if (o.dump_ast) return ast::dump(*program, std::cout), 0;
-
+    if (after(Stage::parse)) return 0;
     // The prelude's tasks the program uses join it (frontend/prelude.h).
     add_prelude(*program, diags);
     diags.check_no_errors();
-
+    if (after(Stage::prelude)) return 0;
     // AST -> typed AST: names resolved, calls typed future<r> (frontend/check.h).
     check(*program, types, diags);
+    if (after(Stage::check)) return 0;
     // Anonymous tasks and `task e` become tasks of the program (frontend/lift.h).
     lift_anonymous_tasks(*program, types);
-    // Warnings (frontend/lint.h, ir/lint.h), printed in source order.
+    if (after(Stage::lift)) return 0;
+    // Warnings (frontend/lint.h; ir/lint.h below), printed in source order.
     diags.hold_warnings();
     lint(*program, diags);
     std::set<const ast::VarDecl *> written = written_through(*program);
-    if (diags.error_count() == 0) verify_checked(*program);
-    // --dump-checked, --dump-closures: the AST as the stage left it.
-    auto dump_ast = [&] {
-      diags.release_warnings();
-      diags.check_no_errors();
-      ast::dump(*program, std::cout);
-      return 0;
-    };
-    if (o.dump_checked) return dump_ast();
+    if (after(Stage::warnings)) return 0;
     if (o.check_only) {
       diags.release_warnings();
       diags.check_no_errors();
       return 0;
     }
-
     // Anonymous tasks get their captures and closures (ir/closures.h, §4.2).
     convert_closures(*program, types);
-    if (diags.error_count() == 0) verify_checked(*program);
-    if (o.dump_closures) return dump_ast();
-
+    if (after(Stage::closures)) return 0;
     // Blocks flattened; `return` ends every path it is on (ir/returns.h).
     move_returns(*program, types);
     diags.check_no_errors();  // the checker's errors, reported with its warnings
-    verify_checked(*program);
+    if (after(Stage::returns)) return 0;
     // Typed AST -> ANF: one task call per statement, variables numbered
     // (ir/anf.h, §3.3.1). The AST's tasks move into it.
-    anf::Program &anf = out.anf;
     anf = anf::to_anf(std::move(*program), types);
-    verify(anf);
-    if (o.dump_anf) {
-      diags.release_warnings();
-      diags.check_no_errors();
-      anf::dump(anf, std::cout);
-      return 0;
-    }
-    // ANF -> nested task graphs with dependencies (ir/ntg.h, §3.3.2-3.3.3),
-    // `if`s flattened (§3.3.4) unless -O0.
+    if (after(Stage::anf)) return 0;
+    // ANF -> nested task graphs with dependencies (ir/ntg.h, §3.3.2-3.3.3).
     ntg::BuildOptions build;
     build.optimize = o.optimize;
-    ntg::Program &graphs = out.graphs;
     graphs = ntg::build(anf, build);
-    verify(graphs);
-    // The calls that finish their task (ir/tail_calls.h, §3.3.4) unless -O0.
-    // The answers tasks give some calls where they are made
-    // (ir/leaf_calls.h) unless -O0.
-    if (o.optimize) {
-      tail_calls::mark(graphs);
-      leaf_calls::find(graphs);
-      verify(graphs);
-    }
+    if (after(Stage::ntg)) return 0;
+    // The calls that finish their task (ir/tail_calls.h, §3.3.4).
+    if (runs(Stage::tail_calls)) tail_calls::mark(graphs);
+    if (after(Stage::tail_calls)) return 0;
+    // The answers tasks give some calls where they are made (ir/leaf_calls.h).
+    if (runs(Stage::leaf_calls)) leaf_calls::find(graphs);
+    if (after(Stage::leaf_calls)) return 0;
+    // -Wunordered-read (ir/lint.h); then every warning is out.
     warn_unordered_reads(graphs, written, diags);
     diags.release_warnings();
     diags.check_no_errors();  // -Werror
-    if (o.dump_ntg == "text") return ntg::dump(graphs, std::cout), 0;
-    if (o.dump_ntg == "dot") return ntg::dump_dot(graphs, std::cout), 0;
-
+    if (after(Stage::unordered_reads)) return 0;
     // Task graphs -> CPS blocks with join counters (ir/cps.h, §4.1).
-    cps::Program &blocks = out.blocks;
     blocks = cps::lower(graphs);
-    verify(blocks);
-    if (o.dump_cps) return cps::dump(blocks, std::cout), 0;
-
+    if (after(Stage::cps)) return 0;
     // CPS blocks -> the OpenCL uber-kernel (backend-opencl/emit.h, §4.2).
     EmitOptions emit;
     emit.bounds_checks = o.bounds_checks;
     out.artifact = emit_opencl(blocks, file.path(), emit);
-    if (o.emit_cl) std::cout << out.artifact.opencl;
+    after(Stage::emit);
     return 0;
   } catch (const CompileFailed &) {
     diags.release_warnings();
@@ -147,8 +152,8 @@ int compile(const CompileOptions &o) {
   int status = compile(file, o, std::cerr, artifact);
   if (status != 0) return status;
 
-  bool dumped = o.dump_ast || o.dump_checked || o.dump_closures || o.dump_anf ||
-                !o.dump_ntg.empty() || o.dump_cps;
+  // A dump writes no artifact; the OpenCL C, the last stage's, leaves it.
+  bool dumped = o.dump_after != Stage::none && o.dump_after != Stage::emit;
   if (!o.output.empty() && !dumped) {
     {
       std::ofstream out(o.output, std::ios::binary | std::ios::trunc);

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "backend-opencl/emit.h"
+#include "driver/stages.h"
 #include "frontend/diagnostics.h"
 #include "frontend/source.h"
 #include "ir/anf.h"
@@ -16,18 +17,16 @@ namespace kite {
 
 struct CompileOptions {
   std::string input;
-  std::string output;         // the artifact; empty: none
-  bool dump_ast = false;      // the parsed AST
-  bool dump_checked = false;  // the AST after type checking (prelude tasks joined)
-  bool dump_closures = false; // the AST after closure conversion
-  bool dump_anf = false;      // the ANF statements (anf::Program)
-  std::string dump_ntg;       // "", "text" or "dot": nested task graphs after ANF
-  bool dump_cps = false;      // blocks, join counters and signals
-  bool emit_cl = false;       // the generated OpenCL C
-  bool check_only = false;    // stop after type checking and its warnings (kite-interp)
-  bool optimize = true;       // §3.3.4: graph flattening and tail calls
-  bool bounds_checks = true;  // off: array indices are not checked (for measuring)
-  WarningOptions warnings;    // -W flags
+  std::string output;  // the artifact; empty: none
+  // Print the program after this stage, in its IR, and stop (--dump-after
+  // and the stages' own flags, driver/stages.def); the OpenCL C after
+  // `emit` still leaves the artifact.
+  Stage dump_after = Stage::none;
+  bool dot = false;          // the task graphs' dumps in Graphviz's dot (--dump-ntg=dot)
+  bool check_only = false;   // stop after type checking and its warnings (kite-interp)
+  bool optimize = true;      // off (-O0): the stages driver/stages.def marks Skip do not run
+  bool bounds_checks = true; // off: array indices are not checked (for measuring)
+  WarningOptions warnings;   // -W flags
 };
 
 // What each stage made, for tests and tools: the AST (checked, closures

@@ -32,13 +32,19 @@ _kite_option_or_source() {
 
 _kitec() {
   local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
-  local options="-o --output -O0 -O1 -O2 -O3 --no-opt --no-bounds-checks --dump-ast --dump-checked --dump-closures --dump-anf
+  local options="-o --output -O0 -O1 -O2 -O3 --no-opt --no-bounds-checks --dump-after --dump-ast --dump-checked --dump-closures --dump-anf
     -Wall -Werror -Wno-error -w -Wshadow -Wno-shadow -Wunused -Wno-unused
     -Wunordered-read -Wno-unordered-read -Wprint-format -Wno-print-format
     --dump-ntg --dump-ntg=text --dump-ntg=dot --dump-cps --emit-cl --version -h --help"
   case $prev in
     -o | --output)
       _kite_files "$cur"
+      return
+      ;;
+    --dump-after)
+      # The stages, as kitec --help lists them under --dump-after.
+      local stages=$(kitec --help 2>/dev/null | awk '/^  --dump-after/ { on = 1; next } on && /^  -/ { on = 0 } on { print $1 }')
+      COMPREPLY=($(compgen -W "$stages" -- "$cur"))
       return
       ;;
   esac
