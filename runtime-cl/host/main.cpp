@@ -26,11 +26,8 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <atomic>
-#include <cctype>
-#include <charconv>
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
@@ -40,7 +37,6 @@
 #include <mutex>
 #include <numeric>
 #include <optional>
-#include <set>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -52,6 +48,7 @@
 #include "host/cl.h"
 #include "host/device.h"
 #include "host/launch.h"
+#include "host/options.h"
 #include "host/printer.h"
 #include "host/report.h"
 #include "host/source.h"
@@ -68,87 +65,24 @@ double ms_since(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-// Entries per worker's deque. A map spawns its calls as it goes, so a deep
-// recursion leaves a few entries per level; a CPU has few workers and can
-// give each room for thousands of levels, a GPU's thousands get less each.
-constexpr uint32_t kDefaultDequeCapCpu = 65536;
-constexpr uint32_t kDefaultDequeCapGpu = 8192;
-// Entries of a wide worker's local queue per lane (kite-run --local-queue):
-// it shares the GPU's on-chip memory with the L1 cache, which holds the
-// lanes' private state. On an H200 (medians of 2, 1320 workers), 32 against
-// 64: fib(40) 94 against 100 ms, N-queens(14), tree sum and UTS within 3%.
-constexpr uint32_t kLocalQueuePerLane = 32;
 // At most this many workers per compute unit on a GPU, however many would
 // be resident: each round grows with the workers (likely because the
 // records that more lanes keep in use outgrow the cache). On an H200 (medians of 2; fib(40), N-queens(14), tree sum
 // 22, UTS, in ms): 8 per unit 97, 34.8, 10.4, 99; 10: 94, 35.5, 11.8, 100;
 // 12: 96, 36, 13.5, 100; 16 (resident for fib): 107.5 for fib.
 constexpr uint32_t kMaxWorkersPerUnit = 10;
-// Blocks a lane of a wide worker may run per round (kite-run --lane-blocks):
-// the first from the worker's queues, the rest from its own stack.
-constexpr uint32_t kLaneBlocks = 1;
-// Blocks a lane of a wide worker may run per round (kite-run --hand-blocks):
-// after the first, each the callee of a tail call its previous block made,
-// or a continuation its signal made ready when the worker is alone with it.
-// On an H200, UTS 21 M nodes took 84.9 ms with 1, 71.8 with 4 (tail calls
-// only), 67.2 with 4 and 66.2 with 16 (continuations too); fib, N-queens
-// and tree sum are unchanged (docs/design.md, "Going on").
-constexpr uint32_t kHandBlocks = 16;
-// On a GPU a map (or reduction) of at least this many iterations whose body
-// calls no task runs as a kernel of its own (kite-run --map-kernel-min):
-// the workers leave, the host launches the kernel, and the workers come
-// back. On an H200 (bench/kite, medians of 2): the matrix product 2048
-// took 727 ms with 4096 (its rows' maps of 2048 stay on the workers), 15.5
-// with 2048, 15.4 with 1024, 16.3 with 256; BFS 4*10^6 26 ms with 4096,
-// 23.6 with 1024; merge sort and cilksort did not change. On a CPU the
-// workers already use every core: 0, off.
-constexpr uint32_t kMapKernelsMin = 1024;
-// Work-items of a map kernel's work-group per map (kite-run
-// --map-kernel-width); the group's other rows run other maps of the same
-// code, which share what they read with it in the cache. The matrix
-// product 2048 on an H200 (its 2048 row maps, medians of 3): 7.3 ms with
-// 128, 6.5 with 64, 6.8 with 32.
-constexpr uint32_t kMapKernelWidth = 64;
 constexpr uint64_t kDefaultPrintBytes = 8ull << 20;  // 1 Mi longs, or more for many workers
 // Half the print buffer is headroom for the prints in flight when one passes
 // the limit: at least this many longs per work-item (a print of 31 items).
 constexpr uint64_t kHeadroomPerLane = 64;
 constexpr uint64_t kMaxPoolBytes = 1ull << 30;  // default record pool at most 1 GiB
 constexpr uint64_t kMaxHeapBytes = 1ull << 30;  // default heap at most 1 GiB
-constexpr uint64_t kMinHeapBytes = 1024;
 constexpr uint32_t kTraceSpansPerWorker = 16384;  // --trace: spans beyond are counted, not kept
 // --timeout: the exit status of a run it stops, as timeout(1)'s; and how long
 // the workers get to leave after being told to before kite-run stops waiting.
 constexpr int kTimeoutStatus = 124;
 constexpr std::chrono::seconds kStopGrace{1};
-constexpr double kMaxTimeoutSeconds = 1e7;
 
-struct Options {
-  std::string device;  // "" = default
-  bool list_devices = false;
-  bool stats = false;
-  bool time = false;
-  bool no_cache = false;
-  bool probe = false;
-  std::optional<uint64_t> records;
-  std::optional<uint64_t> deque;
-  int64_t deque_start = 0;  // checked to fit a uint32_t
-  std::optional<uint64_t> workers;
-  std::optional<uint64_t> lanes;
-  std::optional<uint64_t> local_queue;
-  std::optional<int64_t> lane_blocks;
-  std::optional<int64_t> hand_blocks;
-  std::optional<uint64_t> max_registers;
-  std::optional<uint64_t> offload_min;
-  std::optional<uint64_t> map_width;
-  std::optional<uint64_t> record_align;
-  std::optional<std::string> print_bytes;
-  std::optional<std::string> heap;  // --heap as written: 512M
-  std::string trace;                // --trace: the Chrome trace-event file to write
-  std::optional<double> timeout;    // --timeout, in seconds
-  std::string prog;
-  std::vector<std::string> args;
-};
 
 // What the run measured, for --stats and --time.
 struct Report {
@@ -171,240 +105,9 @@ struct Report {
   std::vector<int64_t> stats;
 };
 
-// --- command line ---
-
-const std::set<std::string> kFlags = {"-t",         "--time",  "--stats", "--list-devices",
-                                      "--no-cache", "--probe", "-h",      "--help",
-                                      "--version"};
-const std::set<std::string> kValued = {
-    "--device",       "--records", "--deque", "--workers", "--lanes",         "--local-queue",
-    "--print-buffer", "--heap",    "--trace", "--timeout", "--max-registers", "--record-align",
-    "--map-kernel-min", "--map-kernel-width", "--deque-start", "--lane-blocks",
-    "--hand-blocks"};
-
-bool is_option(const std::string &token) {
-  if (kFlags.count(token) || kValued.count(token)) return true;
-  size_t eq = token.find('=');
-  return eq != std::string::npos && kValued.count(token.substr(0, eq));
-}
-
-// Options may come before prog, or right after it (kite-run prog --stats 10);
-// main's arguments start at the first word that is not an option, so negative
-// numbers are arguments. A "--" ends the options. Returns the options; sets
-// o.prog and o.args from the rest, which CLI11 never sees (it would split an
-// array argument like [1,2] at its commas).
-std::vector<std::string> arrange_command_line(int argc, char **argv, Options &o) {
-  std::vector<std::string> options, positionals;
-  int i = 1;
-  auto take_options = [&](bool known_only) {
-    while (i < argc) {
-      std::string token = argv[i];
-      if (token == "--") {
-        ++i;
-        return;
-      }
-      bool looks_like_option = token.size() > 1 && token[0] == '-';
-      if (known_only ? !is_option(token) : !looks_like_option) return;
-      if (!is_option(token)) throw RunError(fmt::format("unknown option '{}' (see --help)", token));
-      options.push_back(token);
-      ++i;
-      if (kValued.count(token) && i < argc) options.push_back(argv[i++]);
-    }
-  };
-  take_options(false);
-  if (i < argc) positionals.push_back(argv[i++]);
-  take_options(true);
-  for (; i < argc; ++i) positionals.push_back(argv[i]);
-  if (!positionals.empty()) {
-    o.prog = positionals[0];
-    o.args.assign(positionals.begin() + 1, positionals.end());
-  }
-  return options;
-}
-
-// Returns the exit status if the command line ends the program (--help, an
-// error), else nothing.
-std::optional<int> parse_command_line(int argc, char **argv, Options &o) {
-  CLI::App app{"kite-run: runs a program compiled by kitec on an OpenCL device", "kite-run"};
-  app.set_help_flag("-h,--help", "Print this help and exit");
-  app.set_version_flag(
-      "--version", "kite-run " KITE_VERSION,
-      "Print kite-run's version (it runs artifacts of kitec's same version) and exit");
-  app.add_option("--device", o.device,
-                 "cpu, gpu, or a device number from --list-devices (default: the first CPU "
-                 "device, else the first device)");
-  app.add_flag("--list-devices", o.list_devices, "List the OpenCL devices and exit");
-  app.add_flag("--stats", o.stats, "After the run, print scheduler statistics on stderr");
-  app.add_flag("-t,--time", o.time, "Print the compile-to-device time and the run time on stderr");
-  app.add_option("--records", o.records,
-                 "Records in the task record pool (default: as many as fit in 1/4 of device "
-                 "memory, at most 1 GiB)");
-  app.add_option("--deque", o.deque,
-                 "Entries per worker's task deque, a power of two (default: 65536 on a CPU, "
-                 "8192 on a GPU)");
-  app.add_option("--deque-start", o.deque_start,
-                 "For tests: the index every deque and local queue starts at, 0 to 4294967295 "
-                 "(default 0); the indices wrap, and a start near 2147483647 or 4294967295 "
-                 "makes a short run cross the wrap")
-      ->type_name("N");
-  app.add_option("--workers", o.workers,
-                 "Workers (work-groups) to launch, instead of the measured number");
-  app.add_option("--lanes", o.lanes,
-                 "Work-items per worker, a power of two: 1 runs one task per worker; more run "
-                 "that many side by side in a work-group (default: 1 on a CPU, the SIMD width "
-                 "on a GPU)");
-  app.add_option("--local-queue", o.local_queue,
-                 "Entries in each wide worker's local-memory queue, a power of two of at least "
-                 "twice --lanes (default: 32 times --lanes)");
-  app.add_option("--lane-blocks", o.lane_blocks,
-                 "Blocks each lane of a wide worker may run per round, up to 4096: the first "
-                 "from the worker's queues, the rest, depth first, from what its own blocks made "
-                 "ready; 1 runs one block per lane and round (default: 1)")
-      ->type_name("N");
-  app.add_option("--hand-blocks", o.hand_blocks,
-                 "Blocks each lane of a wide worker may run per round, up to 4096: the first "
-                 "from the worker's queues, each of the others the callee of a tail call that "
-                 "the block before made, or the continuation it made ready when its worker "
-                 "took at most one entry that round (everything else is queued); 1 runs one "
-                 "block per lane and round (default: 16)")
-      ->type_name("N");
-  app.add_option("--record-align", o.record_align,
-                 "Records in the pool start on multiples of this many bytes, a power of two from "
-                 "8 to 4096 (default: the device's cache line on a GPU, 8 on a CPU)");
-  app.add_option("--max-registers", o.max_registers,
-                 "Registers per work-item the device compiler may use, a multiple of 4 from 16 "
-                 "to 255 (NVIDIA only; fewer registers let more workers be resident, and what "
-                 "does not fit spills to memory; default: the compiler's choice)");
-  app.add_option("--map-kernel-min", o.offload_min,
-                 "Run a map of at least this many iterations whose body calls no task, allocates "
-                 "nothing and prints nothing as an OpenCL kernel of its own, one work-item per "
-                 "iteration, while its task waits; 0: never (default: 1024 on a GPU, 0 on a CPU)")
-      ->type_name("N");
-  app.add_option("--map-kernel-width", o.map_width,
-                 "Work-items of a map kernel's work-group that run one map, a power of two up to "
-                 "128; the group's other rows run other maps (default: " +
-                     std::to_string(kMapKernelWidth) + ")")
-      ->type_name("N");
-  app.add_option("--print-buffer", o.print_bytes,
-                 "Bytes of device print buffer, with an optional K, M or G suffix (default: "
-                 "8 MiB, or 1 KiB per work-item if more)")
-      ->type_name("SIZE");
-  app.add_option("--heap", o.heap,
-                 "Bytes of device heap for arrays and other heap values, with an optional K, M "
-                 "or G suffix (default: 1/4 of device memory, at most 1 GiB)")
-      ->type_name("SIZE");
-  app.add_option("--trace", o.trace,
-                 "Write the workers' busy spans to this file as Chrome trace-event JSON "
-                 "(open it in Perfetto)")
-      ->type_name("FILE");
-  app.add_option("--timeout", o.timeout,
-                 "Stop the run if it has not finished this many seconds after its first kernel "
-                 "launch (exit status 124)")
-      ->type_name("SECONDS");
-  app.add_flag("--no-cache", o.no_cache, "Neither read nor write the kernel binary cache");
-  app.add_flag("--probe", o.probe,
-               "Measure how many workers are resident at once even on a CPU device");
-  // For --help only: arrange_command_line takes these.
-  std::string unused_prog;
-  std::vector<std::string> unused_args;
-  app.add_option("prog", unused_prog,
-                 "The program, as written by kitec; or a Kite source (a name ending in .kite), "
-                 "which kite-run compiles first");
-  app.add_option("args", unused_args, "main's arguments");
-
-  try {
-    std::vector<std::string> words = arrange_command_line(argc, argv, o);
-    std::reverse(words.begin(), words.end());  // CLI11 takes them back to front
-    app.parse(words);
-  } catch (const CLI::CallForHelp &e) {
-    return app.exit(e);
-  } catch (const CLI::CallForVersion &e) {
-    return app.exit(e);
-  } catch (const CLI::ParseError &e) {
-    fmt::print(stderr, "kite-run: error: {}\n", e.what());
-    return 1;
-  } catch (const RunError &e) {
-    fmt::print(stderr, "kite-run: error: {}\n", e.what());
-    return 1;
-  }
-  if (!o.list_devices && o.prog.empty()) {
-    fmt::print(stderr,
-               "kite-run: error: no program given (usage: kite-run [options] prog "
-               "args...)\n");
-    return 1;
-  }
-  return std::nullopt;
-}
-
 // --- choosing sizes ---
 
-// A size in bytes: digits with an optional K, M or G suffix (powers of 1024).
-std::optional<uint64_t> parse_size(std::string_view text) {
-  constexpr std::string_view kSuffixes = "KMG";
-  size_t suffix = text.empty() ? std::string_view::npos
-                               : kSuffixes.find(static_cast<char>(
-                                     std::toupper(static_cast<unsigned char>(text.back()))));
-  uint64_t shift = 0;
-  if (suffix != std::string_view::npos) {
-    shift = 10 * (suffix + 1);
-    text.remove_suffix(1);
-  }
-  uint64_t value = 0;
-  if (text.empty() || !std::isdigit(static_cast<unsigned char>(text[0]))) return std::nullopt;
-  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
-  if (value > (std::numeric_limits<uint64_t>::max() >> shift)) return std::nullopt;
-  return value << shift;
-}
-
-// --heap in bytes, if given.
-std::optional<uint64_t> heap_bytes(const Options &o) {
-  if (!o.heap) return std::nullopt;
-  auto bytes = parse_size(*o.heap);
-  if (!bytes) {
-    throw RunError(fmt::format(
-        "--heap takes a size in bytes with an optional K, M or G suffix, not '{}'", *o.heap));
-  }
-  if (*bytes < kMinHeapBytes) throw RunError("--heap must be at least 1K");
-  return bytes;
-}
-
-// The checks that need no device, so that a typo fails before a slow build.
-void check_options(const Options &o) {
-  heap_bytes(o);
-  constexpr uint64_t kIntMax = std::numeric_limits<int32_t>::max();
-  if (o.records && (*o.records < 1 || *o.records > kIntMax)) {
-    throw RunError(fmt::format("--records must be between 1 and {}", kIntMax));
-  }
-  if (o.deque_start < 0 || o.deque_start > int64_t(std::numeric_limits<uint32_t>::max()))
-    throw RunError(fmt::format("--deque-start must be between 0 and {}, not {}",
-                               std::numeric_limits<uint32_t>::max(), o.deque_start));
-  if (o.deque && (*o.deque < 2 || *o.deque > (1u << 30) || (*o.deque & (*o.deque - 1)) != 0)) {
-    throw RunError(fmt::format("--deque must be a power of two, not {}", *o.deque));
-  }
-  if (o.workers && (*o.workers < 1 || *o.workers > (1u << 24))) {
-    throw RunError("--workers must be between 1 and 16777216");
-  }
-  auto power_of_two = [](uint64_t v) { return v >= 1 && (v & (v - 1)) == 0; };
-  if (o.lanes && (!power_of_two(*o.lanes) || *o.lanes > 1024)) {
-    throw RunError(fmt::format("--lanes must be a power of two from 1 to 1024, not {}", *o.lanes));
-  }
-  if (o.record_align &&
-      (!power_of_two(*o.record_align) || *o.record_align < 8 || *o.record_align > 4096)) {
-    throw RunError(fmt::format("--record-align must be a power of two from 8 to 4096, not {}",
-                               *o.record_align));
-  }
-  if (o.local_queue && (!power_of_two(*o.local_queue) || *o.local_queue > (1u << 16))) {
-    throw RunError(
-        fmt::format("--local-queue must be a power of two up to 65536, not {}", *o.local_queue));
-  }
-  if (o.timeout && !(*o.timeout > 0 && *o.timeout <= kMaxTimeoutSeconds)) {
-    throw RunError(fmt::format("--timeout must be a number of seconds above 0 and at most {:g}",
-                               kMaxTimeoutSeconds));
-  }
-}
-
-RunShape choose_shape(const Options &o, const Device &device, uint32_t workers,
+RunShape choose_shape(const CommandLine &o, const Device &device, uint32_t workers,
                       const WorkerShape &worker) {
   const uint32_t lanes = worker.lanes;
   constexpr uint64_t kIntMax = std::numeric_limits<int32_t>::max();
@@ -419,20 +122,14 @@ RunShape choose_shape(const Options &o, const Device &device, uint32_t workers,
     uint64_t budget = std::min({device.global_mem / 4, uint64_t(device.max_alloc), kMaxPoolBytes});
     s.num_records = static_cast<uint32_t>(std::clamp<uint64_t>(budget / pool_bytes, 1, kIntMax));
   }
-  s.deque_start = static_cast<uint32_t>(o.deque_start);
+  s.deque_start = static_cast<uint32_t>(o.deque_start.value_or(0));
   s.deque_cap = static_cast<uint32_t>(
       o.deque.value_or(device.is_cpu() ? kDefaultDequeCapCpu : kDefaultDequeCapGpu));
   const uint64_t per_worker = 2 * kHeadroomPerLane * lanes;
   const uint64_t least_cap = per_worker * workers;
   uint64_t print_cap = std::max(kDefaultPrintBytes / sizeof(int64_t), least_cap);
-  if (o.print_bytes) {
-    auto bytes = parse_size(*o.print_bytes);
-    if (!bytes) {
-      throw RunError(fmt::format(
-          "--print-buffer takes a size in bytes with an optional K, M or G suffix, not '{}'",
-          *o.print_bytes));
-    }
-    print_cap = *bytes / sizeof(int64_t);
+  if (o.print_buffer) {
+    print_cap = *o.print_buffer / sizeof(int64_t);
     if (print_cap < least_cap || print_cap > (1u << 30)) {
       throw RunError(
           fmt::format("--print-buffer must be between {} bytes ({} per worker) and 8 GiB",
@@ -441,24 +138,22 @@ RunShape choose_shape(const Options &o, const Device &device, uint32_t workers,
   }
   s.print_cap = static_cast<uint32_t>(print_cap);
   s.print_limit = s.print_cap / 2;  // the rest is headroom for the prints in flight
-  uint64_t heap = heap_bytes(o).value_or(
+  uint64_t heap = o.heap.value_or(
       std::min({device.global_mem / 4, uint64_t(device.max_alloc), kMaxHeapBytes}));
   s.heap_longs = std::max<uint64_t>(heap / sizeof(int64_t), KITE_HEAP_FIRST);
   return s;
 }
 
-// The shape of a worker: its lanes and its local queue.
-// A wide worker's blocks per lane and round (--lane-blocks, --hand-blocks):
-// 1 to 4096, and only with wide workers.
-void check_blocks_per_round(const char *option, const std::optional<int64_t> &value,
+// A wide worker's blocks per lane and round (--lane-blocks, --hand-blocks)
+// only with wide workers.
+void check_blocks_per_round(const char *option, const std::optional<uint64_t> &value,
                             uint32_t lanes) {
-  if (!value) return;
-  if (*value < 1 || *value > 4096)
-    throw RunError(fmt::format("{} must be from 1 to 4096, not {}", option, *value));
-  if (lanes == 1) throw RunError(fmt::format("{} needs wide workers (--lanes 2 or more)", option));
+  if (value && lanes == 1)
+    throw RunError(fmt::format("{} needs wide workers (--lanes 2 or more)", option));
 }
 
-WorkerShape choose_worker_shape(const Options &o, const Device &device, uint32_t record_words) {
+// The shape of a worker: its lanes and its local queue.
+WorkerShape choose_worker_shape(const CommandLine &o, const Device &device, uint32_t record_words) {
   WorkerShape w;
   // On a GPU a record that shares a cache line with its neighbours shares
   // the line's traffic too: 32 lanes touch 32 records at once, and their
@@ -476,25 +171,13 @@ WorkerShape choose_worker_shape(const Options &o, const Device &device, uint32_t
                                w.lanes, device.max_group));
   }
   if (o.max_registers) {
-    if (*o.max_registers < 16 || *o.max_registers > 255 || *o.max_registers % 4 != 0) {
-      throw RunError(fmt::format("--max-registers must be a multiple of 4 from 16 to 255, not {}",
-                                 *o.max_registers));
-    }
     if (device.platform_name.find("NVIDIA") == std::string::npos)
       throw RunError("--max-registers works on NVIDIA's OpenCL only");
     w.max_registers = static_cast<uint32_t>(*o.max_registers);
   }
-  if (o.offload_min && *o.offload_min > uint64_t(INT32_MAX))
-    throw RunError(fmt::format("--map-kernel-min must be at most {}, not {}", INT32_MAX, *o.offload_min));
   w.map_kernels_min =
-      static_cast<uint32_t>(o.offload_min.value_or(device.is_cpu() ? 0 : kMapKernelsMin));
-  if (o.map_width) {
-    uint64_t m = *o.map_width;
-    if (m == 0 || m > KITE_MAP_GROUP || (m & (m - 1)) != 0)
-      throw RunError(fmt::format("--map-kernel-width must be a power of two up to {}, not {}",
-                                 KITE_MAP_GROUP, m));
-  }
-  w.map_width = static_cast<uint32_t>(o.map_width.value_or(kMapKernelWidth));
+      static_cast<uint32_t>(o.map_kernel_min.value_or(device.is_cpu() ? 0 : kMapKernelsMin));
+  w.map_width = static_cast<uint32_t>(o.map_kernel_width.value_or(kMapKernelWidth));
   check_blocks_per_round("--lane-blocks", o.lane_blocks, w.lanes);
   check_blocks_per_round("--hand-blocks", o.hand_blocks, w.lanes);
   if (w.lanes == 1) {
@@ -527,7 +210,7 @@ WorkerShape choose_worker_shape(const Options &o, const Device &device, uint32_t
 }
 
 // The grid: one worker per resident work-group.
-uint32_t choose_workers(const Options &o, const Device &device, DeviceProgram &program,
+uint32_t choose_workers(const CommandLine &o, const Device &device, DeviceProgram &program,
                         const Cache &cache, Report &report) {
   if (o.workers) {
     report.workers_from = "--workers";
@@ -826,7 +509,7 @@ void print_array(DeviceRun &device_run, const RunShape &shape, Scalar element, i
   std::fwrite(text.data(), 1, text.size(), stdout);
 }
 
-int run(const Options &o) {
+int run(const CommandLine &o) {
   std::vector<Device> devices = list_devices();
   if (o.list_devices) {
     if (devices.empty()) throw RunError("no OpenCL devices found (is an OpenCL driver installed?)");
@@ -835,7 +518,6 @@ int run(const Options &o) {
   }
 
   // 1. The artifact (or the source, compiled) and main's arguments.
-  check_options(o);
   Report report;
   Artifact artifact;
   if (is_kite_source(o.prog)) {
@@ -943,8 +625,8 @@ int run(const Options &o) {
 
 int main(int argc, char **argv) {
   using namespace kite::host;
-  Options options;
-  if (auto status = parse_command_line(argc, argv, options)) return *status;
+  CommandLine options;
+  if (auto status = parse_command_line(Tool::Run, argc, argv, options)) return *status;
   return report_failures("kite-run", [&] {
     try {
       return run(options);
