@@ -543,7 +543,8 @@ class Builder {
     }
     bool hex = text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
     if (!hex && text.size() > 1 && text[0] == '0') {
-      diags_.error(input_.loc_of(t), "integer literal with a leading zero (octal is not supported)");
+      diags_.error(input_.loc_of(t),
+                   "integer literal with a leading zero (octal is not supported)");
       return e;
     }
     uint64_t magnitude = 0;
