@@ -16,6 +16,7 @@
 #include "host/args.h"
 #include "host/cl.h"
 #include "host/printer.h"
+#include "host/run_errors.h"
 #include "host/values.h"
 #include "interp/code.h"
 #include "runtime-cl/kite_abi.h"
@@ -153,21 +154,24 @@ int64_t print_tag(Type *t) {
   }
 }
 
-// --- Errors, as kite-run words them ----------------------------------------
+// --- Errors, as kite-run words them (host/run_errors.h) ---------------------
 
-[[noreturn]] void fail(const std::string &message, SourceLoc loc) {
-  throw RunTimeError(message, loc);
+[[noreturn]] void fail(host::ErrorKind kind, SourceLoc loc, int64_t a = 0, int64_t b = 0) {
+  host::ErrorOperands operands;
+  operands.a = a;
+  operands.b = b;
+  throw RunTimeError(host::error_message(kind, operands), loc);
 }
-[[noreturn]] void division_by_zero(SourceLoc loc) { fail("integer division by zero", loc); }
+[[noreturn]] void division_by_zero(SourceLoc loc) { fail(host::ErrorKind::DivZero, loc); }
 [[noreturn]] void out_of_bounds(int64_t i, int64_t n, SourceLoc loc) {
-  fail(fmt::format("index {} out of bounds for array of length {}", i, n), loc);
+  fail(host::ErrorKind::Index, loc, i, n);
 }
 // `name`: how the value is named (ast::null_name), or null or empty where
 // the compiler gave no name.
 [[noreturn]] void null_value(const std::string *name, SourceLoc loc) {
-  if (!name || name->empty())
-    fail("use of a struct, union, tuple or task variable that was never given a value", loc);
-  fail(*name + " was never given a value", loc);
+  host::ErrorOperands operands;
+  if (name && !name->empty()) operands.name = *name;
+  throw RunTimeError(host::error_message(host::ErrorKind::Null, operands), loc);
 }
 
 // --- The heap: nothing is freed before the run ends, as on the device -------
@@ -346,10 +350,7 @@ class Machine {
   // --- Calls -----------------------------------------------------------------
 
   [[noreturn]] __attribute__((noinline)) void too_deep(SourceLoc site) {
-    fail(fmt::format("task calls nested too deeply ({} calls deep, more than the interpreter's "
-                     "{} MiB stack holds; try --stack)",
-                     depth_, stack_size_ >> 20),
-         site);
+    fail(host::ErrorKind::TooDeep, site, depth_, int64_t(stack_size_ >> 20));
   }
 
   // Runs a task to completion; `caps` are a closure's captures. A tail call
@@ -521,7 +522,7 @@ class Machine {
       }
       if (arm.field < 0) chosen = &arm;
     }
-    if (!chosen) fail("no case branch matches the union's field", c->loc);
+    if (!chosen) fail(host::ErrorKind::Case, c->loc);
     if (chosen->field >= 0 && chosen->binder >= 0) f[chosen->binder] = u[1];
     return run_list(chosen->body, f, 0);
   }
@@ -663,8 +664,7 @@ class Machine {
         Value x = eval(n->a, f), y = eval(n->b, f);
         // A loop's index and a range's length are ints.
         if (int64_t(as_int(y)) - int64_t(as_int(x)) >= INT32_MAX)
-          fail(fmt::format("range [{}, {}] has more than 2147483647 elements", as_int(x), as_int(y)),
-               n->loc);
+          fail(host::ErrorKind::Range, n->loc, as_int(x), as_int(y));
         return of_long(int64_t(range_of(as_int(x), as_int(y))));
       }
       case Op::DivI: {
@@ -724,7 +724,7 @@ class Machine {
       }
       case Op::New: {
         int32_t count = as_int(eval(n->a, f));
-        if (count < 0) fail(fmt::format("array length {} is negative", count), n->loc);
+        if (count < 0) fail(host::ErrorKind::Length, n->loc, count);
         return of_ptr(heap_.array(count, n->elem));
       }
 

@@ -34,6 +34,7 @@
 #include "host/cl.h"
 #include "host/options.h"
 #include "host/report.h"
+#include "host/run_errors.h"
 #include "interp/interp.h"
 #include "prelude_source.h"
 
@@ -105,11 +106,13 @@ int run(const kite::host::CommandLine &o) {
   if (o.timeout) {
     // The watchdog: the run cannot be interrupted where it is, so the
     // process ends (exit status 124, as kite-run's --timeout).
-    std::thread([seconds = *o.timeout] {
+    kite::host::ErrorOperands operands;
+    operands.seconds = *o.timeout;
+    std::thread([seconds = *o.timeout,
+                 message = kite::host::error_message(kite::host::ErrorKind::Timeout, operands)] {
       std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
       std::fflush(stdout);
-      fmt::print(stderr, "kite-interp: error: the program did not finish within {} s (--timeout)\n",
-                 seconds);
+      fmt::print(stderr, "kite-interp: error: {}\n", message);
       std::fflush(stderr);
       std::_Exit(124);
     }).detach();

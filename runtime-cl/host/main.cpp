@@ -51,6 +51,7 @@
 #include "host/options.h"
 #include "host/printer.h"
 #include "host/report.h"
+#include "host/run_errors.h"
 #include "host/source.h"
 #include "host/trace.h"
 #include "host/values.h"
@@ -238,55 +239,6 @@ uint32_t choose_workers(const CommandLine &o, const Device &device, DeviceProgra
 
 // --- messages ---
 
-std::string error_message(const Artifact &artifact, const Ctl &ctl, const Ctl64 &ctl64) {
-  int64_t a = ctl64[KITE_CTL64_ERR_A], b = ctl64[KITE_CTL64_ERR_B];
-  switch (ctl[KITE_CTL_ERROR]) {
-    case KITE_ERR_DIV_ZERO:
-      return "integer division by zero";
-    case KITE_ERR_INDEX:
-      return fmt::format("index {} out of bounds for array of length {}", a, b);
-    case KITE_ERR_HEAP:
-      return "device heap exhausted (try --heap)";
-    case KITE_ERR_RECORDS:
-      return fmt::format("task record pool exhausted ({} records; try --records)", a);
-    case KITE_ERR_QUEUE:
-      return fmt::format("task queue overflow ({} entries per worker; try --deque)", a);
-    case KITE_ERR_PRINT:
-      return "print buffer overflow (try --print-buffer)";
-    case KITE_ERR_CASE:
-      return "no case branch matches the union's field";
-    case KITE_ERR_NULL:
-      // A: the string that names the value (`struct 'p'`), or -1 where
-      // kitec gave none.
-      if (a < 0 || static_cast<uint64_t>(a) >= artifact.strings.size())
-        return "use of a struct, union, tuple or task variable that was never given a value";
-      return artifact.strings[size_t(a)] + " was never given a value";
-    case KITE_ERR_LENGTH:
-      return fmt::format("array length {} is negative", a);
-    case KITE_ERR_RANGE:
-      return fmt::format("range [{}, {}] has more than 2147483647 elements", a, b);
-    default:
-      return fmt::format("internal: unknown run-time error code {}", ctl[KITE_CTL_ERROR]);
-  }
-}
-
-// A second line for the errors a runaway recursion causes, which a bigger
-// buffer would only delay.
-std::string error_hint(const Ctl &ctl) {
-  switch (ctl[KITE_CTL_ERROR]) {
-    case KITE_ERR_RECORDS:
-      return "\nkite-run: note: unbounded recursion is the usual cause (a task that keeps "
-             "calling itself); if the program really has this many tasks alive at once, "
-             "enlarge the pool with --records N";
-    case KITE_ERR_QUEUE:
-      return "\nkite-run: note: unbounded recursion is the usual cause (a task that keeps "
-             "calling itself); if the program really queues this many calls, enlarge each "
-             "worker's deque with --deque N (a power of two)";
-    default:
-      return "";
-  }
-}
-
 std::string error_site(const Artifact &artifact, int32_t site) {
   if (site < 0) return "";
   if (static_cast<size_t>(site) >= artifact.sites.size()) {
@@ -294,6 +246,24 @@ std::string error_site(const Artifact &artifact, int32_t site) {
   }
   const Site &s = artifact.sites[site];
   return fmt::format(" at {}:{}:{}", s.file.empty() ? artifact.source : s.file, s.line, s.column);
+}
+
+// The device's error (host/run_errors.h words it), where it happened, and
+// the note that follows some errors.
+std::string device_error(const Artifact &artifact, const Ctl &ctl, const Ctl64 &ctl64) {
+  std::optional<ErrorKind> kind = error_of_code(ctl[KITE_CTL_ERROR]);
+  if (!kind) return fmt::format("internal: unknown run-time error code {}", ctl[KITE_CTL_ERROR]);
+  ErrorOperands operands;
+  operands.a = ctl64[KITE_CTL64_ERR_A];
+  operands.b = ctl64[KITE_CTL64_ERR_B];
+  // A null's A: the string that names the value (`struct 'p'`), or -1 where
+  // kitec gave none.
+  if (*kind == ErrorKind::Null && operands.a >= 0 &&
+      static_cast<uint64_t>(operands.a) < artifact.strings.size())
+    operands.name = artifact.strings[size_t(operands.a)];
+  std::string note = error_note(*kind);
+  return error_message(*kind, operands) + error_site(artifact, ctl[KITE_CTL_ERROR_SITE]) +
+         (note.empty() ? "" : "\nkite-run: note: " + note);
 }
 
 void print_stats(const Report &r) {
@@ -426,7 +396,9 @@ struct TimedOut : RunError {
 };
 
 std::string timeout_message(double seconds) {
-  return fmt::format("the program did not finish within {:g} s (--timeout)", seconds);
+  ErrorOperands operands;
+  operands.seconds = seconds;
+  return error_message(ErrorKind::Timeout, operands);
 }
 
 // --timeout: a thread that, unless the run finishes first, sets the stop flag
@@ -603,8 +575,7 @@ int run(const CommandLine &o) {
   // 6. The outcome.
   if (timed_out) throw TimedOut(timeout_message(*o.timeout));
   if (ctl[KITE_CTL_ERROR] != KITE_ERR_NONE) {
-    throw RunError(error_message(artifact, ctl, ctl64) +
-                   error_site(artifact, ctl[KITE_CTL_ERROR_SITE]) + error_hint(ctl));
+    throw RunError(device_error(artifact, ctl, ctl64));
   }
   if (artifact.result != "unit") {
     if (auto type = scalar_type(artifact.result)) {
