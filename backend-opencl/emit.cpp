@@ -9,7 +9,6 @@
 #include <cstdint>
 #include <map>
 #include <utility>
-#include <set>
 #include <ostream>
 #include <limits>
 #include <sstream>
@@ -17,8 +16,6 @@
 
 #include "frontend/check.h"
 #include "frontend/prelude.h"
-#include "ir/bounds.h"
-#include "ir/vars.h"
 #include "runtime_source.h"
 
 namespace kite {
@@ -34,8 +31,6 @@ using anf::StmtList;
 bool is_wide(const Type *t) {
   return !(t->kind == TypeKind::Int || t->kind == TypeKind::Float || t->kind == TypeKind::Bool);
 }
-
-using vars::VarSet;
 
 // How a value of a type is held in C and in a record slot: the one switch
 // over TypeKind that the helpers below share.
@@ -128,12 +123,13 @@ class Emitter {
       : p_(p), plan_(plan), source_(*p.anf), out_(out), options_(options) {}
 
   // Whether some loop nest checks an element (the runtime's KITE_LOOP_CHECKS).
-  bool loop_checks() const { return loop_checks_; }
+  bool loop_checks() const { return plan_.loop_checks; }
   // Whether the program has too many blocks to keep them in one function
   // (plan::Shape; the runtime's KITE_LARGE).
   bool large() const { return plan_.large(); }
 
   std::string run() {
+    for (size_t i = 0; i < plan_.dispatchers.size(); ++i) emit_dispatcher(i);
     std::ostringstream body;
     for (auto &v : source_.values) emit_constant(*v, body);
     emit_blocks(body);
@@ -181,8 +177,8 @@ class Emitter {
   const Stmt *element_of(const VarDecl *v) const { return p_.tasks[task_].source->element_of(v); }
 
   std::string slot(const VarDecl *v, const char *record = "f") {
-    if (auto it = locals_.find(v); it != locals_.end() && std::string(record) == "f")
-      return it->second;
+    if (auto it = env_.find(v); it != env_.end() && std::string(record) == "f")
+      return it->second.name;
     int s = p_.tasks[task_].var_slot[v->id];
     return fmt::format("{}({}, {})", slot_macro(v->type), record, s);
   }
@@ -199,9 +195,10 @@ class Emitter {
   //
   // `checked`: false where the index is known to be in bounds (a loop's
   // element at its own index, or an index ir/bounds proved for the loop
-  // being emitted).
+  // being emitted). `length`: the array's length where the C code knows it
+  // (plan::Length), else empty.
   std::string element(const Type *elem, const std::string &array, const std::string &index,
-                      SourceLoc loc, bool checked = true) {
+                      SourceLoc loc, bool checked = true, const std::string &length = "") {
     const char *q = loop_depth_ > 0 ? "" : "KITE_DATA ";
     if (!options_.bounds_checks || !checked)
       return fmt::format("((({}__global {} *)(c->heap + {} + 1))[{}])", q, c_type(elem), array,
@@ -209,14 +206,19 @@ class Emitter {
     // In a loop a bad index is reported when the loop nest ends
     // (kite_loop_elem_n, unpromote_vars).
     const char *fn = loop_depth_ > 0 ? "kite_loop_elem" : "kite_elem";
-    nest_checks_ = nest_checks_ || loop_depth_ > 0;
-    loop_checks_ = loop_checks_ || loop_depth_ > 0;
-    // In a loop that holds the array in a C variable its length is too.
-    if (auto it = lengths_.find(array); it != lengths_.end())
+    if (!length.empty())
       return fmt::format("(*({}__global {} *){}_n(c, {}, {}, {}, {}, {}))", q, c_type(elem), fn,
-                         array, it->second, index, is_wide(elem) ? 8 : 4, site(loc));
+                         array, length, index, is_wide(elem) ? 8 : 4, site(loc));
     return fmt::format("(*({}__global {} *){}(c, {}, {}, {}, {}))", q, c_type(elem), fn, array,
                        index, is_wide(elem) ? 8 : 4, site(loc));
+  }
+
+  // The length of array `a` where the C code knows it (plan::Length): `a`
+  // names a variable held in a C variable whose length is known; else "".
+  std::string known_length(const Expr &a) const {
+    if (a.kind != ExprKind::Name || !a.var || at_.count(a.var) || element_of(a.var)) return "";
+    auto it = env_.find(a.var);
+    return it != env_.end() ? it->second.length : "";
   }
 
   // A variable as an lvalue; a loop's element alias is the element itself.
@@ -272,8 +274,8 @@ class Emitter {
         return fmt::format("{}(kite_field(c, {}, {}, {}, {}), 0)", slot_macro(t),
                            expr(*e.children[0]), e.field, site(e.loc), null_name(e, 0));
       case ExprKind::Index:
-        return element(t, expr(*e.children[0]), expr(*e.children[1]), e.loc,
-                       !in_bounds_.count(&e));
+        return element(t, expr(*e.children[0]), expr(*e.children[1]), e.loc, !proved(e),
+                       known_length(*e.children[0]));
       case ExprKind::Range:
         return fmt::format("kite_range_checked(c, {}, {}, {})", expr(*e.children[0]),
                            expr(*e.children[1]), site(e.loc));
@@ -516,68 +518,26 @@ class Emitter {
     line(s, ind, fmt::format("kite_print_{}(c{});", id, args));
   }
 
-  // `v = value`, where value is C text. A variable that only this
-  // statement assigns in its task (a declaration with a value, a loop's
-  // collection), assigned at the top level of a block, is also held in a C
-  // variable l<id> that the rest of the block reads instead of its slot: a
-  // slot is volatile on a GPU, and each read of it a trip to the L2 cache
-  // (UTS's entry block read its new array back twice, to copy it into its
-  // map's collection and to measure it). The slot is still written, for
-  // the blocks after. Nothing else writes it (hold_params says why).
-  void assign_first(const VarDecl *v, const Expr &e, std::ostream &s, int ind) {
+  // `v = value` by statement `st`, where value is C text; held in a C
+  // variable l<id> too where the plan says (plan::Local).
+  void assign_first(const VarDecl *v, const Expr &e, const Stmt &st, std::ostream &s, int ind) {
     const std::string value = expr(e);
-    if (ind != block_top_ || locals_.count(v) || !assigned_once(v)) {
+    auto local = block_->locals.find(&st);
+    if (local == block_->locals.end()) {
       line(s, ind, slot(v) + " = " + value + ";");
       return;
     }
     std::string name = fmt::format("l{}", v->id);
     line(s, ind, fmt::format("const {} {} = {}; {} = {};", c_type(v->type->forced()), name, value,
                              slot(v), name));
-    locals_[v] = name;
-    block_locals_.push_back(v);
-    // An array made here, or a copy of one, from a length that a literal
-    // or a C constant gives (what locals_ holds at a block's top level:
-    // parameters p<id>, locals l<id>, a last loop's h<id>): its length is
-    // known without a trip to memory, for its loops and its bounds checks
-    // (lengths_, until the block ends). A null array (the heap exhausted,
-    // or a negative length reported) has length 0.
-    auto constant = [&](const Expr &x) {
-      return x.kind == ExprKind::IntLit || (x.kind == ExprKind::Name && x.var && locals_.count(x.var));
-    };
-    if (e.kind == ExprKind::New && constant(*e.children[0])) {
-      lengths_[name] = fmt::format("({} != 0 ? {} : 0)", name, expr(*e.children[0]));
-    } else if (e.kind == ExprKind::Name && e.var && locals_.count(e.var)) {
-      if (auto it = lengths_.find(locals_[e.var]); it != lengths_.end()) lengths_[name] = it->second;
-    }
+    env_[v] = {name, ""};
+    if (local->second.has_length) env_[v].length = length(local->second.length);
   }
 
-  // Whether v is assigned by one statement of its task only.
-  bool assigned_once(const VarDecl *v) {
-    auto [it, fresh] = assigned_once_.try_emplace(task_);
-    if (fresh) {
-      std::map<const VarDecl *, int> writes;
-      count_writes(p_.tasks[task_].source->body, writes);
-      for (auto [var, n] : writes)
-        if (n == 1) it->second.insert(var);
-    }
-    return it->second.count(v) > 0;
-  }
-
-  // Counts, for each variable, the statements of a task (nested ones
-  // too) that declare or bind it, or assign it as a whole.
-  static void count_writes(const anf::StmtList &list, std::map<const VarDecl *, int> &writes) {
-    struct Counter : anf::Visitor {
-      std::map<const VarDecl *, int> &writes;
-      explicit Counter(std::map<const VarDecl *, int> &w) : writes(w) {}
-      using Visitor::visit;
-      void visit(const Stmt &st) override {
-        if (st.target && st.target->kind == ExprKind::Name && st.target->var)
-          writes[st.target->var] += 1;
-        for (const VarDecl *v : anf::bound_vars(st)) writes[v] += 1;
-        Visitor::visit(st);
-      }
-    } counter(writes);
-    counter.visit(list);
+  // A known length (plan::Length) in C.
+  std::string length(const plan::Length &l) {
+    if (!l.count) return fmt::format("n{}", l.array->id);
+    return fmt::format("(l{} != 0 ? {} : 0)", l.array->id, expr(*l.count));
   }
 
   void emit_assign(const Stmt &st, std::ostream &s, int ind) {
@@ -599,7 +559,7 @@ class Emitter {
     switch (st.kind) {
       case StmtKind::Let:
         if (st.vars.size() == 1 && st.expr) {
-          assign_first(st.vars[0], *st.expr, s, ind);
+          assign_first(st.vars[0], *st.expr, st, s, ind);
           return;
         }
         for (VarDecl *v : st.vars)
@@ -608,7 +568,7 @@ class Emitter {
       case StmtKind::Set: emit_assign(st, s, ind); return;
       case StmtKind::Return:
         if (!st.expr) return;
-        if (finish_ahead_) {  // at most one return runs (ir/returns)
+        if (block_->finish_ahead) {  // at most one return runs (ir/returns)
           line(s, ind, "ret = " + to_bits(st.expr->type->forced(), expr(*st.expr)) + "; f[1] = ret; has_ret = 1;");
           return;
         }
@@ -635,14 +595,11 @@ class Emitter {
 
   // A call of a task value goes through a dispatcher per task type: it
   // makes the record of whichever task the value names (defunctionalisation,
-  // §4.2) and returns it, or -1.
-  std::string dispatcher(const Type *type) {
-    auto it = dispatchers_.find(type);
-    if (it != dispatchers_.end()) return it->second;
-    std::string name = fmt::format("kite_call_value_{}", dispatchers_.size());
-    dispatchers_[type] = name;
+  // §4.2) and returns it, or -1. The plan numbers them (Plan::dispatchers).
+  void emit_dispatcher(size_t index) {
+    const Type *type = plan_.dispatchers[index];
     std::ostringstream h;
-    h << "int " << name << "(kite_ctx *c, long fn, int site, int null_name, long link";
+    h << "int kite_call_value_" << index << "(kite_ctx *c, long fn, int site, int null_name, long link";
     for (size_t i = 0; i < type->params.size(); ++i) h << ", " << c_type(type->params[i]) << " a" << i;
     h << ") {\n";
     h << "  long env;\n  int id = kite_value_task(c, fn, site, null_name, &env);\n";
@@ -664,7 +621,6 @@ class Emitter {
     }
     h << "  }\n  kite_error(c, KITE_ERR_NULL, site, null_name, 0);\n  return -1;\n}\n\n";
     dispatch_helpers_ << h.str();
-    return name;
   }
 
   void emit_value_spawn(const cps::Op &op, std::ostream &s, int ind) {
@@ -674,7 +630,8 @@ class Emitter {
                                    null_name(call, 0));
     args += op.tail ? "f[0]" : link(op);
     for (size_t i = 1; i < call.children.size(); ++i) args += ", " + expr(*call.children[i]);
-    std::string fn = dispatcher(call.children[0]->type->forced());
+    std::string fn =
+        fmt::format("kite_call_value_{}", plan_.dispatcher(call.children[0]->type->forced()));
     line(s, ind, fmt::format("{{ /* {} */", anf::to_kite(*op.stmt)));
     if (info.detached_from >= 0)
       line(s, ind + 2, fmt::format("atomic_inc(KITE_COUNTER(f, {}));", info.detached_slot));
@@ -775,10 +732,8 @@ class Emitter {
                                    signal_function(op.node, -1), op.node, value, finish_d()));
     }
     line(s, ind + 2, "} else {");
-    const bool own_before = own_;
-    share_record(s, ind + 4);
+    share_record(op, s, ind + 4);
     emit_call_record(op, args, s, ind + 4);
-    own_ = own_before;
     line(s, ind + 2, "}");
     line(s, ind, "}");
   }
@@ -823,36 +778,20 @@ class Emitter {
                        direct_index_);
   }
 
-  // A counter that waits for one event needs no atomic: that event is the
-  // last. A graph's counter counts its blocks and its parallel nodes but
-  // those that a block waits for (cps::NodeInfo::implied), so it may wait
-  // for one event (a direct map's counter counts calls, never skipped).
-  static bool counted(const cps::Graph &g) {
-    return g.outstanding_init != 1 || g.end == cps::GraphEnd::Chunk;
-  }
-
-  // The blocks of `notify` that make a tail call in graph `graph`. Nothing
-  // may touch the record's counters once one of them is queued (its callee
-  // sets them up afresh), so whoever makes one ready counts its own event
-  // off the graph first: the graph cannot end there, the tail call's block
-  // being one of its events still to come.
-  std::vector<const cps::Block *> tail_blocks(const std::vector<int> &notify, int graph) {
-    std::vector<const cps::Block *> out;
-    for (int b : notify) {
-      const cps::Block &w = p_.blocks[b];
-      if (w.graph == graph && cps::takes_over(w.ops)) out.push_back(&w);
-    }
-    return out;
+  // Whether graph g's counter counts (plan::GraphPlan).
+  bool counted(const cps::Graph &g) const {
+    return plan_.graphs[size_t(&g - p_.graphs.data())].counted;
   }
 
   // Decrements the tail-call blocks' counters into t<id> flags; if one is
   // ready, counts this event off graph g, then queues them and returns.
-  void ready_tail_blocks(const std::vector<const cps::Block *> &tails, const cps::Graph &g,
-                         const char *own, const char *ret, std::ostream &s, int ind) {
+  void ready_tail_blocks(const std::vector<int> &tails, const cps::Graph &g, const char *own,
+                         const char *ret, std::ostream &s, int ind) {
     line(s, ind, "{");
     ind += 2;
     std::string any;
-    for (const cps::Block *w : tails) {
+    for (int t : tails) {
+      const cps::Block *w = &p_.blocks[t];
       line(s, ind, w->counter_init == 1
                        ? fmt::format("int t{} = 1;", w->id)
                        : fmt::format("int t{} = kite_dec({}, KITE_COUNTER(f, {})) == 1;", w->id, own,
@@ -862,8 +801,8 @@ class Emitter {
     line(s, ind, "if (" + any + ") {");
     line(s, ind + 2, fmt::format("kite_dec({}, KITE_COUNTER(f, {}));", own, g.outstanding_slot));
     line(s, ind + 2, "KITE_FENCE();");
-    for (const cps::Block *w : tails)
-      line(s, ind + 2, fmt::format("if (t{}) kite_ready(c, rec, {});", w->id, w->code));
+    for (int t : tails)
+      line(s, ind + 2, fmt::format("if (t{}) kite_ready(c, rec, {});", t, p_.blocks[t].code));
     line(s, ind + 2, ret);
     line(s, ind, "}");
     line(s, ind - 2, "}");
@@ -874,19 +813,6 @@ class Emitter {
     if (w.counter_init == 1) return fmt::format("kite_ready(c, rec, {});", w.code);
     return fmt::format("if (kite_dec(0, KITE_COUNTER(f, {})) == 1) kite_ready(c, rec, {});",
                        w.counter_slot, w.code);
-  }
-
-  // Whether the first hand-over that notifying these blocks of graph g
-  // makes is a kite_dec (whose acquire-release KITE_DEC_FENCE leans on):
-  // a counted block's, a tail call's counters', or, with nothing to notify,
-  // the graph's count. A block that waits for one event is queued at once.
-  bool dec_first(const std::vector<int> &notify, const std::vector<const cps::Block *> &tails,
-                 const cps::Graph &g) const {
-    for (int b : notify) {
-      const cps::Block &w = p_.blocks[b];
-      if (std::find(tails.begin(), tails.end(), &w) == tails.end()) return w.counter_init != 1;
-    }
-    return !tails.empty() || counted(g);
   }
 
   // The same inside kite_signal, where `*own` may hold: once the block is
@@ -927,7 +853,7 @@ class Emitter {
 
   // A signal made inline in a block finished task record d.
   std::string finish_d() const {
-    return finish_ahead_ ? "KITE_FINISH_AHEAD(d, own, link0, has_ret, ret);" : "kite_finish(c, d, own);";
+    return block_->finish_ahead ? "KITE_FINISH_AHEAD(d, own, link0, has_ret, ret);" : "kite_finish(c, d, own);";
   }
 
   // Node `node` of this record has happened, inline in a block.
@@ -939,31 +865,10 @@ class Emitter {
   // The number of elements of a loop's collection, held in its slot.
   std::string loop_length(const Stmt &loop) {
     const VarDecl *coll = loop.coll_var;
-    if (auto held = locals_.find(coll); held != locals_.end())
-      if (auto known = lengths_.find(held->second); known != lengths_.end()) return known->second;
+    if (auto held = env_.find(coll); held != env_.end() && !held->second.length.empty())
+      return held->second.length;
     return coll->type->kind == TypeKind::Range ? "kite_range_length(" + slot(coll) + ")"
                                                : "kite_length(c, " + slot(coll) + ")";
-  }
-
-  // Whether running `ops` may make something of this record runnable
-  // elsewhere (see own_).
-  static bool may_share(const std::vector<cps::Op> &ops) {
-    for (const cps::Op &op : ops) {
-      switch (op.kind) {
-        case cps::OpKind::Exec: break;
-        case cps::OpKind::If:
-        case cps::OpKind::Case:
-        case cps::OpKind::Then:
-        case cps::OpKind::For:
-          if (op.parallel) return true;
-          for (const auto &part : op.inline_ops)
-            if (may_share(part)) return true;
-          break;
-        case cps::OpKind::Spawn:
-        case cps::OpKind::Map: return true;
-      }
-    }
-    return false;
   }
 
   void emit_ops(const std::vector<cps::Op> &ops, std::ostream &s, int ind) {
@@ -974,27 +879,21 @@ class Emitter {
         case cps::OpKind::Spawn:
           // A call its callee may answer here shares the record only if
           // it does not (emit_spawn).
-          if (!cps::answered_at_call(p_, op)) share_record(s, ind);
+          if (!cps::answered_at_call(p_, op)) share_record(op, s, ind);
           emit_spawn(op, s, ind);
           break;
-        case cps::OpKind::If: {
-          // After the if, `own` may be 1 if it may be after either branch.
-          const bool before = own_;
+        case cps::OpKind::If:
           line(s, ind, "if (" + expr(*st.expr) + ") {");
           emit_part(op, 0, s, ind + 2);
-          const bool after_then = own_;
-          own_ = before;
           line(s, ind, "} else {");
           emit_part(op, 1, s, ind + 2);
-          own_ = own_ || after_then;
           line(s, ind, "}");
           break;
-        }
         case cps::OpKind::Case: emit_case(op, s, ind); break;
         case cps::OpKind::Then:
           if (op.parallel) {
             emit_inline_graph(op.graphs[0], s, ind);  // its end queues the second side
-            share_record(s, ind);
+            share_record(op, s, ind);
           } else {
             emit_part(op, 0, s, ind);
             emit_part(op, 1, s, ind);
@@ -1002,11 +901,11 @@ class Emitter {
           break;
         case cps::OpKind::For:
           // A sequential loop's body runs again after what it shared.
-          if (op.parallel || may_share(op.inline_ops[0])) share_record(s, ind);
+          share_record(op, s, ind);
           emit_for(op, s, ind);
           break;
         case cps::OpKind::Map:
-          share_record(s, ind);
+          share_record(op, s, ind);
           emit_map(op, s, ind);
           break;
       }
@@ -1027,10 +926,7 @@ class Emitter {
                      null_name(st.null_name)));
     line(s, ind + 2, "switch ((int)uv[0]) {");
     bool has_default = false;
-    const bool before = own_;  // after the case: as after any branch
-    bool after = false;
     for (size_t i = 0; i < st.branches.size(); ++i) {
-      own_ = before;
       const CaseBranch &b = st.branches[i];
       if (b.field.empty()) {
         has_default = true;
@@ -1042,32 +938,13 @@ class Emitter {
                                        slot_macro(b.binder->type)));
       }
       emit_part(op, i, s, ind + 4);
-      after = after || own_;
       line(s, ind + 4, "break;");
       line(s, ind + 2, "}");
     }
-    own_ = after;
     if (!has_default)
       line(s, ind + 2, fmt::format("default: kite_error(c, KITE_ERR_CASE, {}, 0, 0);", site(st.loc)));
     line(s, ind + 2, "}");
     line(s, ind, "}");
-  }
-
-  // If `op` is one of the ops at the top level of the block being emitted
-  // and only a `return` follows it there: the variables that return reads
-  // (into *read). Else false.
-  bool only_returns_after(const cps::Op &op, vars::VarSet *read) const {
-    if (!top_ops_) return false;
-    const std::vector<cps::Op> &ops = *top_ops_;
-    for (size_t i = 0; i < ops.size(); ++i) {
-      if (&ops[i] != &op) continue;
-      for (size_t k = i + 1; k < ops.size(); ++k) {
-        if (ops[k].kind != cps::OpKind::Exec || ops[k].stmt->kind != StmtKind::Return) return false;
-        vars::collect(*ops[k].stmt, vars::Use::Any, *read);
-      }
-      return true;
-    }
-    return false;
   }
 
   void emit_for(const cps::Op &op, std::ostream &s, int ind) {
@@ -1081,31 +958,22 @@ class Emitter {
       return;
     }
     if (!op.parallel) {
-      // The block's last op at its top level: what the loop leaves in its
-      // variables is held after it too, in C variables h<id> declared
-      // before its scope, for the block's end (a `return` of what the loop
-      // summed then reads no slot back: a trip to memory on a GPU).
-      vars::VarSet returned;
-      const bool hold = ind == block_top_ && only_returns_after(op, &returned);
+      const plan::LoopPlan &lp = loops_->at(&st);
       std::ostringstream loop;
       line(loop, ind, "{");
-      Promoted promoted = promote_vars(st, loop, ind + 2);
+      enter_loop(lp, loop, ind + 2);
       std::string i = slot(st.index_var);
       line(loop, ind + 2, slot(st.coll_var) + " = " + expr(*st.expr) + ";");
       line(loop, ind + 2, fmt::format("int n = {};", loop_length(st)));
-      const std::vector<const Expr *> indices =
-          options_.bounds_checks ? bounds::hoistable(*p_.tasks[task_].source, st)
-                                 : std::vector<const Expr *>{};
-      if (!indices.empty()) {
+      if (!lp.proved.empty()) {
         // The loop without the checks ir/bounds proved needless, if the
-        // proof holds; else as written. (Only an innermost loop has a
-        // proof: no other loop's indices are in in_bounds_ meanwhile.)
-        line(loop, ind + 2, fmt::format("if ({}) {{", bounds_proof(st, indices)));
-        in_bounds_.insert(indices.begin(), indices.end());
+        // proof holds; else as written.
+        line(loop, ind + 2, fmt::format("if ({}) {{", bounds_proof(st, lp.proved)));
+        proved_ = &lp.proved;
         line(loop, ind + 4, fmt::format("for ({} = 0; {} < n; {} += 1) {{", i, i, i));
         emit_ops(op.inline_ops[0], loop, ind + 6);
         line(loop, ind + 4, "}");
-        in_bounds_.clear();
+        proved_ = nullptr;
         line(loop, ind + 2, "} else {");
         line(loop, ind + 4, fmt::format("for ({} = 0; {} < n; {} += 1) {{", i, i, i));
         emit_ops(op.inline_ops[0], loop, ind + 6);
@@ -1116,16 +984,13 @@ class Emitter {
         emit_ops(op.inline_ops[0], loop, ind + 4);
         line(loop, ind + 2, "}");
       }
-      unpromote_vars(promoted, loop, ind + 2);
+      exit_loop(lp, loop, ind + 2);
+      // What the loop leaves for the block's return, in h<id>.
       std::string decls, copies;
-      if (hold) {
-        for (const VarDecl *v : promoted.vars) {
-          if (!promoted.written.count(v) || !returned.count(v)) continue;
-          decls += fmt::format("{} h{}; ", c_type(v->type->forced()), v->id);
-          copies += fmt::format("h{} = v{}; ", v->id, v->id);
-          locals_[v] = fmt::format("h{}", v->id);
-          block_locals_.push_back(v);
-        }
+      for (const VarDecl *v : lp.held_after) {
+        decls += fmt::format("{} h{}; ", c_type(v->type->forced()), v->id);
+        copies += fmt::format("h{} = v{}; ", v->id, v->id);
+        env_[v] = {fmt::format("h{}", v->id), ""};
       }
       if (!copies.empty()) line(loop, ind + 2, copies);
       line(loop, ind, "}");
@@ -1134,7 +999,7 @@ class Emitter {
       return;
     }
     std::string i = slot(st.index_var);
-    assign_first(st.coll_var, *st.expr, s, ind);
+    assign_first(st.coll_var, *st.expr, st, s, ind);
     // Chained: iteration i + 1 starts when iteration i's graph is done. The
     // loop's counter holds its detached calls, plus 1 until the last step.
     line(s, ind, i + " = 0;");
@@ -1162,14 +1027,14 @@ class Emitter {
     std::string proof = "n > 0";
     for (const Expr *e : indices) {
       std::string array = expr(*e->children[0]);
-      auto len = lengths_.find(array);
+      std::string length = known_length(*e->children[0]);
       at(0);
       std::string first = expr(*e->children[1]);
       at(1);
       std::string next = expr(*e->children[1]);
       at_.clear();
       proof += fmt::format(" && kite_affine_in({}, {}, n - 1, {})", first, next,
-                           len != lengths_.end() ? len->second : "kite_length(c, " + array + ")");
+                           !length.empty() ? length : "kite_length(c, " + array + ")");
     }
     return proof;
   }
@@ -1178,12 +1043,13 @@ class Emitter {
   void emit_while(const cps::Op &op, std::ostream &s, int ind) {
     const Stmt &st = *op.stmt;
     if (!op.parallel) {
+      const plan::LoopPlan &lp = loops_->at(&st);
       line(s, ind, "{");
-      Promoted promoted = promote_vars(st, s, ind + 2);
+      enter_loop(lp, s, ind + 2);
       line(s, ind + 2, "while (" + expr(*st.expr) + ") {");
       emit_ops(op.inline_ops[0], s, ind + 4);
       line(s, ind + 2, "}");
-      unpromote_vars(promoted, s, ind + 2);
+      exit_loop(lp, s, ind + 2);
       line(s, ind, "}");
       return;
     }
@@ -1199,7 +1065,7 @@ class Emitter {
 
   void emit_map(const cps::Op &op, std::ostream &s, int ind) {
     const Stmt &st = *op.stmt;
-    assign_first(st.coll_var, *st.expr, s, ind);
+    assign_first(st.coll_var, *st.expr, st, s, ind);
     line(s, ind, fmt::format("{{ int n = {};", loop_length(st)));
     line(s, ind + 2, "if (n == 0) {");
     emit_signal_node(op.node, s, ind + 4);
@@ -1219,12 +1085,13 @@ class Emitter {
         cond += fmt::format(" || {} == {}", slot(a), slot(st.coll_var));
       line(s, ind + 2, "} else if (" + cond + ") {");
       line(s, ind + 4, "{");
-      Promoted promoted = promote_vars(st, s, ind + 6);
+      const plan::LoopPlan &lp = loops_->at(&st);
+      enter_loop(lp, s, ind + 6);
       std::string i = slot(st.index_var);
       line(s, ind + 6, fmt::format("for ({} = 0; {} < n; {} += 1) {{", i, i, i));
       emit_ops(p_.blocks[p_.graphs[op.graphs[0]].entry_block].ops, s, ind + 8);
       line(s, ind + 6, "}");
-      unpromote_vars(promoted, s, ind + 6);
+      exit_loop(lp, s, ind + 6);
       line(s, ind + 4, "}");
       emit_signal_node(op.node, s, ind + 4);
     }
@@ -1299,17 +1166,14 @@ class Emitter {
     // `own` holds, they wake nobody but this lane (kite_signal and
     // kite_finish fence before they hand anything over).
     if (!b.notify.empty()) {
-      share_record(s, ind);  // a block of this record may start elsewhere
-      std::vector<const cps::Block *> tails = tail_blocks(b.notify, b.graph);
-      const char *fence = dec_first(b.notify, tails, p_.graphs[b.graph])
-                              ? (own_ ? "KITE_DEC_FENCE(own);" : "KITE_DEC_FENCE(0);")
-                              : (own_ ? "if (!own) KITE_FENCE();" : "KITE_FENCE();");
-      line(s, ind, fence);
-      for (int n : b.notify) {
-        const cps::Block &w = p_.blocks[n];
-        if (std::find(tails.begin(), tails.end(), &w) == tails.end()) line(s, ind, ready_when_last(w));
-      }
-      if (!tails.empty()) ready_tail_blocks(tails, p_.graphs[b.graph], own_ ? "own" : "0", "return;", s, ind);
+      // A block of this record may start elsewhere: `own` is 0 from here.
+      if (block_->own_ends_at_end.count(&b)) line(s, ind, "own = 0;");
+      const plan::Notify &n = plan_.blocks[b.id].notify;
+      line(s, ind, n.dec_first ? "KITE_DEC_FENCE(0);" : "KITE_FENCE();");
+      for (int w : b.notify)
+        if (std::find(n.tails.begin(), n.tails.end(), w) == n.tails.end())
+          line(s, ind, ready_when_last(p_.blocks[w]));
+      if (!n.tails.empty()) ready_tail_blocks(n.tails, p_.graphs[b.graph], "0", "return;", s, ind);
     }
     // Its graph does not count its end (cps::Block::end_implied): the
     // event its last op started may already have ended the task.
@@ -1428,12 +1292,13 @@ class Emitter {
       line(s, 4, "int parent = KITE_LINK_PARENT(f[0]);");
       line(s, 4, "{");
       declare_accumulators(op, s, 6);
-      Promoted promoted = promote_vars(*op.stmt, s, 6, true);
+      const plan::LoopPlan &lp = loops_->at(op.stmt);
+      enter_loop(lp, s, 6);
       std::string i = slot(op.stmt->index_var);
       line(s, 6, fmt::format("for ({} = lo; {} < hi; {} += step) {{", i, i, i));
       emit_ops(entry.ops, s, 8);
       line(s, 6, "}");
-      unpromote_vars(promoted, s, 6);
+      exit_loop(lp, s, 6);
       if (!op.reduction.empty()) fold_into_parent(op, "parent", "r{}", s, 6);
       line(s, 4, "}");
       if (op.kernel) emit_map_kernel(b);
@@ -1463,7 +1328,7 @@ class Emitter {
   void declare_accumulators(const cps::Op &op, std::ostream &s, int ind) {
     std::string accs;
     for (const reductions::Accumulator &a : op.reduction.accs) {
-      locals_[a.var] = fmt::format("r{}", a.var->id);
+      env_[a.var] = {fmt::format("r{}", a.var->id), ""};
       accs += fmt::format("{} r{} = {}; ", c_type(a.var->type->forced()), a.var->id, fold_identity(a));
     }
     if (!accs.empty()) line(s, ind, accs);
@@ -1476,7 +1341,7 @@ class Emitter {
                         std::ostream &s, int ind) {
     line(s, ind, fmt::format("kite_rec pf = KITE_REC(c, {});", parent));
     for (const reductions::Accumulator &a : op.reduction.accs) {
-      locals_.erase(a.var);
+      env_.erase(a.var);
       bool wide = a.var->type->forced()->kind == TypeKind::Long;
       line(s, ind, fmt::format("kite_fold_{}_{}((volatile __global {} *)&{}, {});", fold_name(a.fold),
                                wide ? "l" : "i", wide ? "long" : "int", slot(a.var, "pf"),
@@ -1508,11 +1373,10 @@ class Emitter {
     line(s, 2, "int rec = y < count ? (int)(ctl64[KITE_CTL64_RESUMES + first + y] & 0xffffffffL) : -1;");
     line(s, 2, "kite_rec f = KITE_REC(c, rec < 0 ? 0 : rec);");
     line(s, 2, "int i = (int)get_global_id(0);");
-    std::map<const VarDecl *, std::string> outer_locals;
-    std::swap(locals_, outer_locals);
-    const int outer_block_top = std::exchange(block_top_, -1);
-    const bool outer_finish_ahead = finish_ahead_;
-    finish_ahead_ = false;
+    // The kernel holds its record's variables itself.
+    std::map<const VarDecl *, Held> block_env;
+    std::swap(env_, block_env);
+    loops_ = &block_->kernel_loops;
     declare_accumulators(op, s, 2);
     // A reduction's work-items all reach the barriers below.
     line(s, 2, op.reduction.empty()
@@ -1520,10 +1384,11 @@ class Emitter {
                    : fmt::format("if (rec >= 0 && i < KITE_I(f, {})) {{", op.hi_slot));
     const int ind = op.reduction.empty() ? 2 : 4;
     const cps::Block &entry = p_.blocks[p_.graphs[op.graphs[0]].entry_block];
-    Promoted promoted = promote_vars(*op.stmt, s, ind, true);
+    const plan::LoopPlan &lp = loops_->at(op.stmt);
+    enter_loop(lp, s, ind);
     line(s, ind, slot(op.stmt->index_var) + " = i;");
     emit_ops(entry.ops, s, ind);
-    unpromote_vars(promoted, s, ind);
+    exit_loop(lp, s, ind);
     if (!op.reduction.empty()) {
       line(s, 2, "}");
       // Work-groups of at most KITE_MAP_GROUP work-items (kite-run), powers
@@ -1547,9 +1412,8 @@ class Emitter {
       fold_into_parent(op, "KITE_LINK_PARENT(f[0])", "p{}[l]", s, 4);
       line(s, 2, "}");
     }
-    std::swap(locals_, outer_locals);
-    block_top_ = outer_block_top;
-    finish_ahead_ = outer_finish_ahead;
+    std::swap(env_, block_env);
+    loops_ = &block_->loops;
     s << "}\n\n";
   }
 
@@ -1570,11 +1434,12 @@ class Emitter {
     for (size_t j = 0; j < width; ++j) {
       const reductions::Accumulator &a = accs[j];
       std::string t = c_type(a.var->type->forced());
-      locals_[a.var] = fmt::format("r{}", a.var->id);
+      env_[a.var] = {fmt::format("r{}", a.var->id), ""};
       line(s, 6, fmt::format("{} r{} = phase == 0 ? {} : ({})c->heap[totals + at + {}];", t, a.var->id,
                              fold_identity(a), t, j));
     }
-    Promoted promoted = promote_vars(*op.stmt, s, 6, true);
+    const plan::LoopPlan &lp = loops_->at(op.stmt);
+    enter_loop(lp, s, 6);
     const cps::Block &entry = p_.blocks[p_.graphs[op.graphs[0]].entry_block];
     std::string i = slot(op.stmt->index_var);
     line(s, 6, "if (phase == 0) {");
@@ -1590,8 +1455,8 @@ class Emitter {
     emit_ops(entry.ops, s, 10);
     line(s, 8, "}");
     line(s, 6, "}");
-    unpromote_vars(promoted, s, 6);
-    for (const reductions::Accumulator &a : accs) locals_.erase(a.var);
+    exit_loop(lp, s, 6);
+    for (const reductions::Accumulator &a : accs) env_.erase(a.var);
     line(s, 4, "}");
     line(s, 4, "int parent = KITE_LINK_PARENT(f[0]);");
     line(s, 4, "if (phase != 0) kite_free(c, rec);");
@@ -1685,17 +1550,6 @@ class Emitter {
     return "0";
   }
 
-  // Whether each iteration of direct map `op` makes its one call: its ops
-  // are that call and statements that call nothing.
-  static bool every_iteration_calls(const cps::Op &op) {
-    int calls = 0;
-    for (const cps::Op &o : op.inline_ops[0]) {
-      if (o.kind == cps::OpKind::Spawn) ++calls;
-      else if (o.kind != cps::OpKind::Exec) return false;
-    }
-    return calls == 1;
-  }
-
   // Iterations lo .. hi - 1 of a direct map, in this record: the record's
   // counter starts high and comes down by one per returning call; after
   // the loop it comes down by the rest, so whoever brings it to zero, a
@@ -1709,19 +1563,16 @@ class Emitter {
   // one at each level).
   void emit_direct_chunk(const cps::Op &op, std::ostream &s, int ind) {
     const cps::Graph &g = p_.graphs[op.graphs[0]];
-    const bool every = every_iteration_calls(op);
+    const plan::DirectPlan &dp = block_->direct_maps.at(&op);
+    const bool every = dp.every_iteration_calls;
     line(s, ind, fmt::format("*KITE_COUNTER(f, {}) = {};", g.outstanding_slot,
                              every ? "KITE_ANSWER_IN_MAPS ? KITE_SPAWN_COUNT : hi - lo"
                                    : "KITE_SPAWN_COUNT"));
     line(s, ind, "int spawned = 0;");
     line(s, ind, "KITE_COUNT_FENCE();");
-    // Nothing outside an iteration reads the variables it declares: they
-    // live in C variables, not in the record.
-    VarSet vars = {op.stmt->index_var};
-    vars::collect(op.stmt->body, vars::Use::Declared, vars);
     std::string decls;
-    for (const VarDecl *v : vars) {
-      locals_[v] = fmt::format("v{}", v->id);
+    for (const VarDecl *v : dp.iteration) {
+      env_[v] = {fmt::format("v{}", v->id), ""};
       decls += fmt::format("{} v{} = 0; ", c_type(v->type->forced()), v->id);
     }
     line(s, ind, decls);
@@ -1730,7 +1581,7 @@ class Emitter {
     line(s, ind, fmt::format("for ({} = lo; {} < hi; {} += 1) {{", i, i, i));
     emit_ops(op.inline_ops[0], s, ind + 2);
     line(s, ind, "}");
-    for (const VarDecl *v : vars) locals_.erase(v);
+    for (const VarDecl *v : dp.iteration) env_.erase(v);
     line(s, ind, "KITE_DEC_FENCE(0);");
     line(s, ind, fmt::format("if ({}kite_sub(KITE_COUNTER(f, {}), KITE_SPAWN_COUNT - spawned) == "
                              "KITE_SPAWN_COUNT - spawned) {{",
@@ -1743,72 +1594,33 @@ class Emitter {
     line(s, ind, "}");
   }
 
-  // A loop that calls no task runs in one block, and no other block reads
-  // or writes what it uses meanwhile: its variables are held in C
-  // variables for the loop (which the C compiler can keep in registers, as
-  // it cannot keep record slots that a heap store might alias) and the ones
-  // it writes are stored back after it.
-  //
-  // A chunk of a map or a reduction runs in a record that holds what its
-  // iterations read (cps::Op::copy_vars), not what the loop's collection
-  // was computed from: `chunk` leaves those out.
-  struct Promoted {
-    std::vector<const VarDecl *> vars;  // held in C variables v<id>
-    vars::VarSet written;               // stored back after the loop
-    bool chunk = false;
-    std::vector<std::string> lengths;   // lengths_ keys this loop added
-  };
-  Promoted promote_vars(const Stmt &loop, std::ostream &s, int ind, bool chunk = false) {
-    vars::LoopVars lv = vars::loop_vars(*p_.tasks[task_].source, loop, chunk);
+  // A loop that calls no task (plan::LoopPlan): its variables in C
+  // variables v<id>, and the lengths it measures in n<id>.
+  void enter_loop(const plan::LoopPlan &lp, std::ostream &s, int ind) {
     ++loop_depth_;
-    std::vector<const VarDecl *> promoted;
     std::string decls;
-    for (const VarDecl *v : lv.used) {
-      // An element reads its collection, held here; a variable an enclosing
-      // loop holds stays where it is.
-      if (element_of(v) || locals_.count(v)) continue;
+    for (const VarDecl *v : lp.promoted)
       decls += fmt::format("{} v{} = {}; ", c_type(v->type->forced()), v->id, slot(v));
-      promoted.push_back(v);
-    }
     if (!decls.empty()) line(s, ind, decls);
-    for (const VarDecl *v : promoted) locals_[v] = fmt::format("v{}", v->id);
-    // An array the loop does not reassign keeps its length (lengths never
-    // change), so its bounds checks need not load it.
-    // So does an array parameter that the block holds (hold_params).
+    for (const VarDecl *v : lp.promoted) env_[v] = {fmt::format("v{}", v->id), ""};
     std::string lens;
-    std::vector<std::string> keys;
-    for (const VarDecl *v : lv.used) {
-      if (v->type->forced()->kind != TypeKind::Array || lv.written.count(v)) continue;
-      const bool is_promoted = std::find(promoted.begin(), promoted.end(), v) != promoted.end();
-      std::string name = fmt::format("{}{}", is_promoted ? "v" : "p", v->id);
-      auto local = locals_.find(v);  // a map's kernel holds its variables itself
-      if (!is_promoted && (!held_.count(v) || local == locals_.end() || local->second != name)) continue;
-      if (lengths_.count(name)) continue;  // an enclosing loop measured it
-      lens += fmt::format("int n{} = kite_length(c, {}); ", v->id, name);
-      lengths_[name] = fmt::format("n{}", v->id);
-      keys.push_back(name);
+    for (const VarDecl *v : lp.measured) {
+      lens += fmt::format("int n{} = kite_length(c, {}); ", v->id, env_[v].name);
+      env_[v].length = fmt::format("n{}", v->id);
     }
     if (!lens.empty()) line(s, ind, lens);
-    return {promoted, std::move(lv.written), chunk, std::move(keys)};
   }
 
-  // A chunk's record is freed after its loop: nothing to store back.
-  void unpromote_vars(const Promoted &promoted, std::ostream &s, int ind) {
+  // The loop has ended: its faults reported and its variables stored back.
+  void exit_loop(const plan::LoopPlan &lp, std::ostream &s, int ind) {
     --loop_depth_;
-    // Only a nest with checked elements has faults to report: the others
-    // keep no report at their end (on an H200 one after UTS's loop of 8
-    // made the run 11% slower).
-    if (loop_depth_ == 0 && nest_checks_) line(s, ind, "kite_loop_faults(c);");
-    if (loop_depth_ == 0) nest_checks_ = false;
-    for (const VarDecl *v : promoted.vars) locals_.erase(v);
-    for (const std::string &key : promoted.lengths) lengths_.erase(key);
+    if (lp.reports_faults) line(s, ind, "kite_loop_faults(c);");
+    for (const VarDecl *v : lp.measured) env_[v].length.clear();
+    for (const VarDecl *v : lp.promoted) env_.erase(v);
     std::string stores;
-    for (const VarDecl *v : promoted.vars)
-      if (promoted.written.count(v) && !promoted.chunk)
-        stores += fmt::format("{} = v{}; ", slot(v), v->id);
+    for (const VarDecl *v : lp.stored) stores += fmt::format("{} = v{}; ", slot(v), v->id);
     if (!stores.empty()) line(s, ind, stores);
   }
-
 
   void emit_next_iteration(const cps::Block &b, std::ostream &s) {
     const cps::Op &op = b.loop;
@@ -1841,28 +1653,20 @@ class Emitter {
   }
 
   // The block's parameters held in C variables p<id> (plan::BlockPlan).
-  void hold_params(const cps::Block &b, std::ostream &s, int ind) {
+  void hold_params(std::ostream &s, int ind) {
     std::string decls;
-    for (const VarDecl *v : plan_.blocks[b.id].held_params)
+    for (const VarDecl *v : block_->held_params)
       decls += fmt::format("const {} p{} = {}; ", c_type(v->type->forced()), v->id, slot(v));
     if (!decls.empty()) line(s, ind, decls);
-    for (const VarDecl *v : plan_.blocks[b.id].held_params) {
-      locals_[v] = fmt::format("p{}", v->id);
-      held_.insert(v);
-    }
-  }
-
-  void unhold(const cps::Block &b) {
-    for (const VarDecl *v : plan_.blocks[b.id].held_params) {
-      locals_.erase(v);
-      held_.erase(v);
-    }
+    for (const VarDecl *v : block_->held_params) env_[v] = {fmt::format("p{}", v->id), ""};
   }
 
   // One block's code, as a braced statement that returns at its end.
   std::string block_body(const cps::Block &b) {
     std::ostringstream s;
     task_ = b.task;
+    block_ = &plan_.blocks[b.id];
+    loops_ = &block_->loops;
     const TaskDecl &t = *p_.tasks[b.task].source->decl;
     bool task_entry = p_.tasks[b.task].entry_block == b.id;
     const char *what = task_entry ? "entry"
@@ -1875,15 +1679,13 @@ class Emitter {
     // (KITE_OWN; then no other lane signals it either).
     const bool plain = b.kind != cps::BlockKind::Step && b.kind != cps::BlockKind::Split &&
                        b.kind != cps::BlockKind::Next;
-    own_ = plain;
     line(s, 4, fmt::format("int own = {};", task_entry ? "1" : plain ? "KITE_OWN(c, rec)" : "0"));
     if (b.kind == cps::BlockKind::Step) {
       emit_step(b, s);
     } else if (b.kind == cps::BlockKind::Split || b.kind == cps::BlockKind::Next) {
-      hold_params(b, s, 4);
+      hold_params(s, 4);
       if (b.kind == cps::BlockKind::Split) emit_split(b, s);
       else emit_next_iteration(b, s);
-      unhold(b);
     } else {
       if (task_entry) {
         line(s, 4, "c->n_tasks += 1;");
@@ -1892,23 +1694,13 @@ class Emitter {
         line(s, 4, "c->n_conts += 1;");
       }
       if (task_entry || b.starts_graph) emit_graph_start(b.graph, s, 4);
-      finish_ahead_ = plan_.blocks[b.id].finish_ahead;
-      if (finish_ahead_) line(s, 4, "const long link0 = KITE_LINK_AHEAD(f); long ret = 0; int has_ret = 0;");
-      hold_params(b, s, 4);
-      block_top_ = 4;
-      top_ops_ = &b.ops;
+      if (block_->finish_ahead)
+        line(s, 4, "const long link0 = KITE_LINK_AHEAD(f); long ret = 0; int has_ret = 0;");
+      hold_params(s, 4);
       emit_ops(b.ops, s, 4);
       emit_block_end(b, s, 4);
-      block_top_ = -1;
-      top_ops_ = nullptr;
-      for (const VarDecl *v : block_locals_) {
-        lengths_.erase(locals_[v]);
-        locals_.erase(v);
-      }
-      block_locals_.clear();
-      unhold(b);
-      finish_ahead_ = false;
     }
+    env_.clear();
     line(s, 4, "return;");
     s << "  }\n";
     return s.str();
@@ -1997,14 +1789,14 @@ class Emitter {
       if (info.target) {
         line(s, 6, slot(info.target) + " = " + from_bits(info.target->type, "bits") + ";");
       }
-      std::vector<const cps::Block *> tails = tail_blocks(info.notify, info.graph);
+      const plan::Notify &notify = plan_.nodes[n];
+      const std::vector<int> &tails = notify.tails;
       // The result stored, before whoever runs the waiting block reads it.
       if (info.target)
-        line(s, 6, dec_first(info.notify, tails, p_.graphs[info.graph]) ? "KITE_DEC_FENCE(*own);"
-                                                                        : "if (!*own) KITE_FENCE();");
+        line(s, 6, notify.dec_first ? "KITE_DEC_FENCE(*own);" : "if (!*own) KITE_FENCE();");
       for (size_t k = 0; k < info.notify.size(); ++k) {
         const cps::Block &w = p_.blocks[info.notify[k]];
-        if (std::find(tails.begin(), tails.end(), &w) == tails.end())
+        if (std::find(tails.begin(), tails.end(), w.id) == tails.end())
           line(s, 6, ready_when_last_in_signal(w, info.implied && k + 1 == info.notify.size()));
       }
       if (!tails.empty())
@@ -2124,39 +1916,28 @@ class Emitter {
   std::ostringstream dispatch_helpers_;
   std::map<std::string, int> null_names_;  // null_name: text -> string index
   std::ostringstream kernels_;  // map kernels (emit_map_kernel), emitted last
-  std::map<const Type *, std::string> dispatchers_;
-  std::map<const VarDecl *, std::string> locals_;  // variables held in C variables
+  // A variable held in a C variable where the code being printed is: its
+  // name, and its length if it is an array whose length the C code knows.
+  struct Held {
+    std::string name, length;
+  };
+  std::map<const VarDecl *, Held> env_;
+  const plan::BlockPlan *block_ = nullptr;  // the block being printed
+  const std::map<const Stmt *, plan::LoopPlan> *loops_ = nullptr;  // its loops, or its kernel's
+  // The indices proved in bounds where the code being printed is (in the
+  // unchecked copy of a loop, plan::LoopPlan::proved), or null.
+  const std::vector<const Expr *> *proved_ = nullptr;
+  bool proved(const Expr &index) const {
+    return proved_ && std::find(proved_->begin(), proved_->end(), &index) != proved_->end();
+  }
   std::string direct_index_;  // the index of the direct map being emitted
   const Stmt *skip_writes_of_ = nullptr;  // a scan whose element writes are left out
-  // In a task's entry block, the C variable `own` says that no other lane
-  // can reach this record's counters yet, so its signals need no atomics
-  // (kite_dec). It is 1 from the block's start until the block makes
-  // something of this record runnable elsewhere: a call (the callee
-  // signals here when it returns), a queued block, a map. A task entry
-  // runs on a record just made for it (or taken over by a tail call, when
-  // everything else in the caller has happened), so nothing of it is
-  // outstanding there. own_: where the code being emitted is, `own` may
-  // still be 1 (false: it is 0, or not declared).
-  bool own_ = false;
-  // In a block that may finish its task: it read its link when it started
-  // (link0), and a return leaves its value in `ret` too (KITE_FINISH_AHEAD).
-  bool finish_ahead_ = false;
-
-  // `own` is 0 from here on.
-  void share_record(std::ostream &s, int ind) {
-    if (own_) line(s, ind, "own = 0;");
-    own_ = false;
+  // `own` is 0 from op on, where the plan says it may still be 1
+  // (plan::BlockPlan::own_ends_at).
+  void share_record(const cps::Op &op, std::ostream &s, int ind) {
+    if (block_->own_ends_at.count(&op)) line(s, ind, "own = 0;");
   }
 
-  std::map<std::string, std::string> lengths_;  // array variable -> its length's C expression
-  std::set<const VarDecl *> held_;               // parameters read once per block (hold_params)
-  std::map<int, vars::VarSet> assigned_once_;     // by task: those one statement assigns
-  int block_top_ = -1;                            // the indent of a block's top level, in one
-  const std::vector<cps::Op> *top_ops_ = nullptr;  // the ops there
-  std::vector<const VarDecl *> block_locals_;     // held there (assign_first)
-  std::set<const Expr *> in_bounds_;  // indices proved in bounds where they are emitted now
-  bool nest_checks_ = false;  // the loop nest being emitted checks an element (kite_loop_elem)
-  bool loop_checks_ = false;  // some loop nest does
   std::map<const VarDecl *, std::string> at_;  // a loop variable's value in a bounds proof
   int loop_depth_ = 0;  // loops that call no task around the code being emitted
   int helper_count_ = 0;

@@ -4,14 +4,20 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <ostream>
+#include <utility>
 
+#include "frontend/check.h"
+#include "ir/bounds.h"
 #include "ir/vars.h"
 
 namespace kite::plan {
 namespace {
 
-using ast::VarDecl;
+using namespace ast;
+using anf::Stmt;
+using anf::StmtKind;
 
 // The task whose signal handles node n (every node belongs to one task's
 // graphs; a detached call's node to its loop's), or -1 for a node that no
@@ -57,13 +63,438 @@ std::vector<const VarDecl *> hold_params(const cps::Program &p, const cps::Block
   return held;
 }
 
+
+// A counter that waits for one event needs no atomic (GraphPlan).
+bool counted(const cps::Graph &g) {
+  return g.outstanding_init != 1 || g.end == cps::GraphEnd::Chunk;
+}
+
+Notify notify_of(const cps::Program &p, const std::vector<int> &notify, int graph) {
+  Notify n;
+  for (int b : notify)
+    if (p.blocks[size_t(b)].graph == graph && cps::takes_over(p.blocks[size_t(b)].ops))
+      n.tails.push_back(b);
+  auto tail = [&](int b) { return std::find(n.tails.begin(), n.tails.end(), b) != n.tails.end(); };
+  n.dec_first = !n.tails.empty() || counted(p.graphs[size_t(graph)]);
+  for (int b : notify)
+    if (!tail(b)) {
+      n.dec_first = p.blocks[size_t(b)].counter_init != 1;
+      break;
+    }
+  return n;
+}
+
+// Whether running `ops` may make something of the record runnable
+// elsewhere (BlockPlan::own_ends_at).
+bool may_share(const std::vector<cps::Op> &ops) {
+  for (const cps::Op &op : ops) {
+    switch (op.kind) {
+      case cps::OpKind::Exec: break;
+      case cps::OpKind::If:
+      case cps::OpKind::Case:
+      case cps::OpKind::Then:
+      case cps::OpKind::For:
+        if (op.parallel) return true;
+        for (const auto &part : op.inline_ops)
+          if (may_share(part)) return true;
+        break;
+      case cps::OpKind::Spawn:
+      case cps::OpKind::Map: return true;
+    }
+  }
+  return false;
+}
+
+// Whether direct map `op`'s iterations each make its one call: its ops are
+// that call and statements that call nothing.
+bool every_iteration_calls(const cps::Op &op) {
+  int calls = 0;
+  for (const cps::Op &o : op.inline_ops[0]) {
+    if (o.kind == cps::OpKind::Spawn) ++calls;
+    else if (o.kind != cps::OpKind::Exec) return false;
+  }
+  return calls == 1;
+}
+
+// Whether printing `e` checks an element against its array's length: an
+// index, but for an atomic's own (kite_elem, which reports at once).
+bool checks_element(const Expr &e) {
+  if (e.kind == ExprKind::Index) return true;
+  const bool atomic = e.kind == ExprKind::Call && e.children[0]->builtin >= 0 &&
+                      builtin_is_atomic(Builtin(e.children[0]->builtin));
+  for (size_t i = 0; i < e.children.size(); ++i) {
+    const Expr &child = *e.children[i];
+    if (atomic && i == 1) {
+      for (const ExprPtr &part : child.children)
+        if (checks_element(*part)) return true;
+    } else if (checks_element(child)) {
+      return true;
+    }
+  }
+  for (const ast::FieldInit &f : e.fields)
+    if (checks_element(*f.value)) return true;
+  return false;
+}
+
+// By variable of a task: the statements (nested ones too) that declare or
+// bind it, or assign it as a whole; those that one statement writes.
+vars::VarSet assigned_once(const anf::Task &task) {
+  struct Counter : anf::Visitor {
+    std::map<const VarDecl *, int> writes;
+    using Visitor::visit;
+    void visit(const Stmt &st) override {
+      if (st.target && st.target->kind == ExprKind::Name && st.target->var)
+        writes[st.target->var] += 1;
+      for (const VarDecl *v : anf::bound_vars(st)) writes[v] += 1;
+      Visitor::visit(st);
+    }
+  } counter;
+  counter.visit(task.body);
+  vars::VarSet once;
+  for (auto [var, n] : counter.writes)
+    if (n == 1) once.insert(var);
+  return once;
+}
+
+// The walk that decides what the printers hold in C variables, in the
+// order they print: the same op may be printed in several places (a
+// reduction's body in its task's block, its chunk and its kernel), each
+// with its own plan, in its own block's.
+class Planner {
+ public:
+  Planner(const cps::Program &p, const EmitOptions &options, Plan &plan)
+      : p_(p), options_(options), plan_(plan) {
+    for (const cps::Task &t : p.tasks) assigned_once_.push_back(assigned_once(*t.source));
+  }
+
+  void block(const cps::Block &b) {
+    task_ = b.task;
+    block_ = &plan_.blocks[size_t(b.id)];
+    loops_ = &block_->loops;
+    held_.clear();
+    lengths_.clear();
+    for (const VarDecl *v : block_->held_params) held_[v] = Held::Param;
+    own_ = b.kind == cps::BlockKind::Normal;
+    switch (b.kind) {
+      case cps::BlockKind::Normal:
+        top_ops_ = &b.ops;
+        ops(b.ops, true);
+        block_end(b);
+        top_ops_ = nullptr;
+        break;
+      case cps::BlockKind::Split: split(b); break;
+      case cps::BlockKind::Step:
+      case cps::BlockKind::Next: inline_graph(b.loop.graphs[0], false); break;
+    }
+  }
+
+ private:
+  // How a variable is held in a C variable, where it is.
+  enum class Held { Param, Local, After, Promoted, Iteration, Accumulator };
+
+  const anf::Task &task() const { return *p_.tasks[size_t(task_)].source; }
+
+  // `top`: the ops are at the block's top level, where its locals are
+  // declared (BlockPlan::locals): not nested in a branch or a loop, but in
+  // a then or an inline graph's entry.
+  void ops(const std::vector<cps::Op> &ops, bool top) {
+    for (const cps::Op &op : ops) {
+      const Stmt &st = *op.stmt;
+      switch (op.kind) {
+        case cps::OpKind::Exec:
+          if (st.expr) check_elements(*st.expr);
+          if (st.target) check_elements(*st.target);
+          if (st.kind == StmtKind::Let && st.vars.size() == 1 && st.expr)
+            local(st.vars[0], *st.expr, st, top);
+          break;
+        case cps::OpKind::Spawn:
+          if (!cps::answered_at_call(p_, op)) share(op);
+          spawn(op);
+          break;
+        case cps::OpKind::If: {
+          check_elements(*st.expr);
+          // After the if, `own` may be 1 if it may be after either branch.
+          const bool before = own_;
+          part(op, 0, false);
+          const bool after_then = own_;
+          own_ = before;
+          part(op, 1, false);
+          own_ = own_ || after_then;
+          break;
+        }
+        case cps::OpKind::Case: {
+          check_elements(*st.expr);
+          const bool before = own_;
+          bool after = false;
+          for (size_t i = 0; i < st.branches.size(); ++i) {
+            own_ = before;
+            part(op, i, false);
+            after = after || own_;
+          }
+          own_ = after;
+          break;
+        }
+        case cps::OpKind::Then:
+          if (op.parallel) {
+            inline_graph(op.graphs[0], top);  // its end queues the second side
+            share(op);
+          } else {
+            part(op, 0, top);
+            part(op, 1, top);
+          }
+          break;
+        case cps::OpKind::For:
+          // A sequential loop's body runs again after what it shared.
+          if (op.parallel || may_share(op.inline_ops[0])) share(op);
+          loop(op, top);
+          break;
+        case cps::OpKind::Map:
+          share(op);
+          map(op, top);
+          break;
+      }
+    }
+  }
+
+  void part(const cps::Op &op, size_t i, bool top) {
+    if (op.parallel) inline_graph(op.graphs[i], top);
+    else ops(op.inline_ops[i], top);
+  }
+
+  void inline_graph(int graph, bool top) {
+    const cps::Block &entry = p_.blocks[size_t(p_.graphs[size_t(graph)].entry_block)];
+    ops(entry.ops, top);
+    block_end(entry);
+  }
+
+  void block_end(const cps::Block &b) {
+    if (b.notify.empty() || !own_) return;
+    block_->own_ends_at_end.insert(&b);
+    own_ = false;
+  }
+
+  // `own` is 0 from op on.
+  void share(const cps::Op &op) {
+    if (!own_) return;
+    block_->own_ends_at.insert(&op);
+    own_ = false;
+  }
+
+  void spawn(const cps::Op &op) {
+    const Expr &call = *op.stmt->expr;
+    if (call.children[0]->kind == ExprKind::Name && call.children[0]->task) {
+      // A call its callee may answer here shares the record where it does not.
+      if (!op.tail && cps::answered_at_call(p_, op)) {
+        const bool before = own_;
+        share(op);
+        own_ = before;
+      }
+      return;
+    }
+    const Type *type = call.children[0]->type->forced();
+    if (std::find(plan_.dispatchers.begin(), plan_.dispatchers.end(), type) ==
+        plan_.dispatchers.end())
+      plan_.dispatchers.push_back(type);
+  }
+
+  // Variable v, assigned e by `st`: held in l<id> (Local) if st is at the
+  // block's top level and the only statement that assigns it.
+  void local(const VarDecl *v, const Expr &e, const Stmt &st, bool top) {
+    if (!top || held_.count(v) || !assigned_once_[size_t(task_)].count(v)) return;
+    held_[v] = Held::Local;
+    Local l;
+    l.var = v;
+    // An array made here, or a copy of one, from a length that a literal
+    // or a C variable held at the block's top level gives.
+    auto constant = [&](const Expr &x) {
+      return x.kind == ExprKind::IntLit || (x.kind == ExprKind::Name && x.var && held_.count(x.var));
+    };
+    if (e.kind == ExprKind::New && constant(*e.children[0])) {
+      l.has_length = true;
+      l.length = {v, e.children[0].get()};
+    } else if (e.kind == ExprKind::Name && e.var && held_.count(e.var)) {
+      if (auto it = lengths_.find(e.var); it != lengths_.end()) {
+        l.has_length = true;
+        l.length = it->second;
+      }
+    }
+    if (l.has_length) lengths_[v] = l.length;
+    block_->locals[&st] = l;
+  }
+
+  void loop(const cps::Op &op, bool top) {
+    const Stmt &st = *op.stmt;
+    if (st.kind == StmtKind::While) {
+      if (op.parallel) return inline_graph(op.graphs[0], false);
+      LoopPlan &lp = enter_loop(st, false);
+      check_elements(*st.expr);
+      ops(op.inline_ops[0], false);
+      exit_loop(lp);
+      return;
+    }
+    if (!op.reduction.empty()) return map(op, top);
+    if (op.parallel) {
+      local(st.coll_var, *st.expr, st, top);
+      inline_graph(op.graphs[0], false);
+      return;
+    }
+    vars::VarSet returned;
+    const bool hold = top && only_returns_after(op, &returned);
+    LoopPlan &lp = enter_loop(st, false);
+    check_elements(*st.expr);
+    if (options_.bounds_checks) lp.proved = bounds::hoistable(task(), st);
+    ops(op.inline_ops[0], false);
+    exit_loop(lp);
+    if (!hold) return;
+    for (const VarDecl *v : lp.stored) {
+      if (!returned.count(v)) continue;
+      lp.held_after.push_back(v);
+      held_[v] = Held::After;
+    }
+  }
+
+  // If `op` is one of the ops at the top level of the block and only a
+  // `return` follows it there: the variables that return reads (into
+  // *read). Else false.
+  bool only_returns_after(const cps::Op &op, vars::VarSet *read) const {
+    if (!top_ops_) return false;
+    const std::vector<cps::Op> &ops = *top_ops_;
+    for (size_t i = 0; i < ops.size(); ++i) {
+      if (&ops[i] != &op) continue;
+      for (size_t k = i + 1; k < ops.size(); ++k) {
+        if (ops[k].kind != cps::OpKind::Exec || ops[k].stmt->kind != StmtKind::Return) return false;
+        vars::collect(*ops[k].stmt, vars::Use::Any, *read);
+      }
+      return true;
+    }
+    return false;
+  }
+
+  void map(const cps::Op &op, bool top) {
+    const Stmt &st = *op.stmt;
+    local(st.coll_var, *st.expr, st, top);
+    if (op.direct) direct_chunk(op);
+    if (!op.reduction.empty()) {
+      // A reduction short enough to be one chunk runs in the task's record.
+      LoopPlan &lp = enter_loop(st, false);
+      ops(entry_ops(op), false);
+      exit_loop(lp);
+    }
+  }
+
+  const std::vector<cps::Op> &entry_ops(const cps::Op &op) const {
+    return p_.blocks[size_t(p_.graphs[size_t(op.graphs[0])].entry_block)].ops;
+  }
+
+  // Iterations of a direct map in a record: the variables an iteration
+  // declares, and its index, live in C variables v<id>.
+  void direct_chunk(const cps::Op &op) {
+    DirectPlan &dp = block_->direct_maps[&op];
+    dp.every_iteration_calls = every_iteration_calls(op);
+    vars::VarSet iteration = {op.stmt->index_var};
+    vars::collect(op.stmt->body, vars::Use::Declared, iteration);
+    dp.iteration.assign(iteration.begin(), iteration.end());
+    for (const VarDecl *v : iteration) held_[v] = Held::Iteration;
+    ops(op.inline_ops[0], false);
+    for (const VarDecl *v : iteration) held_.erase(v);
+  }
+
+  void split(const cps::Block &b) {
+    const cps::Op &op = b.loop;
+    if (op.reduction.scan || op.chunked) {
+      chunk(op);
+      if (op.kernel) {
+        // The kernel holds its record's variables itself.
+        auto held = std::exchange(held_, {});
+        loops_ = &block_->kernel_loops;
+        chunk(op);
+        loops_ = &block_->loops;
+        held_ = std::move(held);
+      }
+      return;
+    }
+    if (op.direct) return direct_chunk(op);
+    inline_graph(op.graphs[0], false);
+  }
+
+  // A chunk's iterations (of a map, a reduction or a scan), with a
+  // reduction's accumulators in C variables r<id>.
+  void chunk(const cps::Op &op) {
+    for (const reductions::Accumulator &a : op.reduction.accs) held_[a.var] = Held::Accumulator;
+    LoopPlan &lp = enter_loop(*op.stmt, true);
+    ops(entry_ops(op), false);
+    exit_loop(lp);
+    for (const reductions::Accumulator &a : op.reduction.accs) held_.erase(a.var);
+  }
+
+  LoopPlan &enter_loop(const Stmt &loop, bool chunk) {
+    vars::LoopVars lv = vars::loop_vars(task(), loop, chunk);
+    LoopPlan &lp = (*loops_)[&loop];
+    lp = LoopPlan{};
+    for (const VarDecl *v : lv.used) {
+      // An element reads its collection, held here; a variable an enclosing
+      // loop holds stays where it is.
+      if (task().element_of(v) || held_.count(v)) continue;
+      lp.promoted.push_back(v);
+      if (!chunk && lv.written.count(v)) lp.stored.push_back(v);
+    }
+    for (const VarDecl *v : lp.promoted) held_[v] = Held::Promoted;
+    for (const VarDecl *v : lv.used) {
+      if (v->type->forced()->kind != TypeKind::Array || lv.written.count(v)) continue;
+      // Promoted here, or a parameter that the block holds (a map's
+      // kernel holds its record's variables itself).
+      auto held = held_.find(v);
+      const bool here = std::find(lp.promoted.begin(), lp.promoted.end(), v) != lp.promoted.end();
+      if (!here && (held == held_.end() || held->second != Held::Param)) continue;
+      if (lengths_.count(v)) continue;  // an enclosing loop measured it
+      lp.measured.push_back(v);
+      lengths_[v] = {v, nullptr};
+    }
+    ++depth_;
+    return lp;
+  }
+
+  void exit_loop(LoopPlan &lp) {
+    if (--depth_ == 0) {
+      lp.reports_faults = nest_checks_;
+      plan_.loop_checks = plan_.loop_checks || nest_checks_;
+      nest_checks_ = false;
+    }
+    for (const VarDecl *v : lp.promoted) held_.erase(v);
+    for (const VarDecl *v : lp.measured) lengths_.erase(v);
+  }
+
+  // In a loop nest, an expression printed there that checks an element.
+  void check_elements(const Expr &e) {
+    if (depth_ > 0 && options_.bounds_checks && checks_element(e)) nest_checks_ = true;
+  }
+
+  const cps::Program &p_;
+  const EmitOptions &options_;
+  Plan &plan_;
+  std::vector<vars::VarSet> assigned_once_;  // by task
+  int task_ = -1;
+  BlockPlan *block_ = nullptr;
+  std::map<const Stmt *, LoopPlan> *loops_ = nullptr;  // the block's, or its kernel's
+  const std::vector<cps::Op> *top_ops_ = nullptr;  // a Normal block's own ops
+  std::map<const VarDecl *, Held> held_;  // held in C variables where the walk is
+  std::map<const VarDecl *, Length> lengths_;  // their lengths known there
+  bool own_ = false;  // `own` may still be 1 where the walk is
+  int depth_ = 0;     // loops that call no task around the walk
+  bool nest_checks_ = false;  // the loop nest walked checks an element
+};
+
 }  // namespace
+
+int Plan::dispatcher(const Type *type) const {
+  return int(std::find(dispatchers.begin(), dispatchers.end(), type) - dispatchers.begin());
+}
 
 int Plan::signal_task(const cps::Program &p, int node, int graph) const {
   return node >= 0 ? node_task[size_t(node)] : p.graphs[size_t(graph)].task;
 }
 
-Plan make(const cps::Program &p, const EmitOptions &) {
+Plan make(const cps::Program &p, const EmitOptions &options) {
   Plan plan;
   plan.shape = p.num_codes > kMaxInlineBlocks ? Shape::Large : Shape::Inline;
   plan.signals.resize(p.tasks.size());
@@ -80,11 +511,21 @@ Plan make(const cps::Program &p, const EmitOptions &) {
     vars::collect(p.tasks[t].source->body, vars::Use::Written, written[t]);
   plan.blocks.resize(p.blocks.size());
   for (const cps::Block &b : p.blocks) {
-    if (b.code < 0) continue;
     BlockPlan &bp = plan.blocks[size_t(b.id)];
+    if (!b.notify.empty()) bp.notify = notify_of(p, b.notify, b.graph);
+    if (b.code < 0) continue;
     bp.held_params = hold_params(p, b, written[size_t(b.task)]);
     bp.finish_ahead = b.kind == cps::BlockKind::Normal && may_finish(p, b.graph);
   }
+  for (const cps::Graph &g : p.graphs) plan.graphs.push_back({counted(g)});
+  plan.nodes.resize(p.nodes.size());
+  for (size_t n = 0; n < p.nodes.size(); ++n) {
+    const cps::NodeInfo &info = p.nodes[n];
+    if (info.graph >= 0 && !info.direct) plan.nodes[n] = notify_of(p, info.notify, info.graph);
+  }
+  Planner planner(p, options, plan);
+  for (const cps::Block &b : p.blocks)
+    if (b.code >= 0) planner.block(b);
   return plan;
 }
 
@@ -96,11 +537,55 @@ std::string names(const std::vector<const VarDecl *> &vs) {
   return s;
 }
 
+// Where a statement is, for the dump's order: maps keyed by pointers
+// print in source order.
+bool before(const Stmt *a, const Stmt *b) {
+  return std::make_pair(a->loc.line, a->loc.col) < std::make_pair(b->loc.line, b->loc.col);
+}
+
+template <typename T>
+std::vector<std::pair<const Stmt *, const T *>> in_source_order(const std::map<const Stmt *, T> &m) {
+  std::vector<std::pair<const Stmt *, const T *>> out;
+  for (const auto &[st, t] : m) out.push_back({st, &t});
+  std::stable_sort(out.begin(), out.end(),
+                   [](const auto &a, const auto &b) { return before(a.first, b.first); });
+  return out;
+}
+
+std::string length(const Length &l) {
+  if (!l.count) return fmt::format("n{}, measured", l.array->id);
+  return fmt::format("{} (0 if null)", to_kite(*l.count));
+}
+
+void dump_loops(const std::map<const Stmt *, LoopPlan> &loops, const char *where, std::ostream &out) {
+  for (const auto &[st, lp] : in_source_order(loops)) {
+    out << fmt::format("    {}loop {} at line {}\n", where, anf::to_kite(*st), st->loc.line);
+    if (!lp->promoted.empty()) out << "      registers: " << names(lp->promoted) << "\n";
+    if (!lp->stored.empty()) out << "      stored back: " << names(lp->stored) << "\n";
+    if (!lp->measured.empty()) out << "      lengths measured: " << names(lp->measured) << "\n";
+    std::string proved;
+    for (const Expr *e : lp->proved) proved += (proved.empty() ? "" : ", ") + to_kite(*e);
+    if (!proved.empty()) out << "      bounds proved before the loop: " << proved << "\n";
+    if (lp->reports_faults) out << "      reports its nest's bad indices at its end\n";
+    if (!lp->held_after.empty()) out << "      held after it: " << names(lp->held_after) << "\n";
+  }
+}
+
+std::string notify(const Notify &n) {
+  std::string s;
+  for (int b : n.tails) s += fmt::format(" b{}", b);
+  return fmt::format("{}{}", n.dec_first ? "kite_dec first" : "fence first",
+                     s.empty() ? "" : ", tail calls counted off first:" + s);
+}
+
 }  // namespace
 
 void dump(const cps::Program &p, const Plan &plan, std::ostream &out) {
   out << fmt::format("shape {} ({} blocks, inline up to {})\n",
                      plan.large() ? "large" : "inline", p.num_codes, kMaxInlineBlocks);
+  out << fmt::format("loop nests checking elements: {}\n", plan.loop_checks ? "some" : "none");
+  for (size_t i = 0; i < plan.dispatchers.size(); ++i)
+    out << fmt::format("dispatcher kite_call_value_{}: {}\n", i, to_string(plan.dispatchers[i]));
   for (size_t t = 0; t < p.tasks.size(); ++t) {
     const cps::Task &task = p.tasks[t];
     out << fmt::format("task {}\n", task.source->decl->name);
@@ -112,12 +597,39 @@ void dump(const cps::Program &p, const Plan &plan, std::ostream &out) {
       out << fmt::format("  signal {}:{}\n",
                          plan.large() ? fmt::format("kite_signal_t{}", t) : "kite_signal", s);
     }
+    for (int g : ts.graphs)
+      if (!plan.graphs[size_t(g)].counted) out << fmt::format("  g{} waits for one event: no atomic\n", g);
+    for (size_t n : ts.nodes)
+      if (p.nodes[n].graph >= 0 && !p.nodes[n].direct && !p.nodes[n].notify.empty())
+        out << fmt::format("  n{} notifies: {}\n", n, notify(plan.nodes[n]));
     for (const cps::Block &b : p.blocks) {
-      if (b.task != int(t) || b.code < 0) continue;
+      if (b.task != int(t)) continue;
       const BlockPlan &bp = plan.blocks[size_t(b.id)];
+      if (b.code < 0) {
+        if (!b.notify.empty()) out << fmt::format("  b{} (inline) ends: {}\n", b.id, notify(bp.notify));
+        continue;
+      }
       out << fmt::format("  block b{} (code {})\n", b.id, b.code);
       if (!bp.held_params.empty()) out << "    held parameters: " << names(bp.held_params) << "\n";
       if (bp.finish_ahead) out << "    may finish the task: link read ahead\n";
+      for (const auto &[st, l] : in_source_order(bp.locals))
+        out << fmt::format("    local {}{}\n", l->var->name,
+                           l->has_length ? ", length " + length(l->length) : "");
+      dump_loops(bp.loops, "", out);
+      dump_loops(bp.kernel_loops, "kernel ", out);
+      std::vector<const Stmt *> own;
+      for (const cps::Op *op : bp.own_ends_at) own.push_back(op->stmt);
+      std::stable_sort(own.begin(), own.end(), before);
+      for (const Stmt *st : own) out << "    own ends at: " << anf::to_kite(*st) << "\n";
+      for (const cps::Block *e : bp.own_ends_at_end)
+        out << fmt::format("    own ends at the end of b{}\n", e->id);
+      std::map<const Stmt *, DirectPlan> direct;
+      for (const auto &[op, dp] : bp.direct_maps) direct[op->stmt] = dp;
+      for (const auto &[st, dp] : in_source_order(direct))
+        out << fmt::format("    direct {} at line {}: iteration registers {}{}\n",
+                           anf::to_kite(*st), st->loc.line, names(dp->iteration),
+                           dp->every_iteration_calls ? "; every iteration calls" : "");
+      if (!b.notify.empty()) out << "    ends: " << notify(bp.notify) << "\n";
     }
   }
 }

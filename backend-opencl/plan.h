@@ -5,6 +5,7 @@
 #pragma once
 
 #include <map>
+#include <set>
 #include <vector>
 
 #include "backend-opencl/emit.h"
@@ -34,6 +35,88 @@ struct TaskSignals {
   bool empty() const { return nodes.empty() && graphs.empty(); }
 };
 
+// An array's length that the C code knows without a trip to memory.
+// `count` set: the array held in l<array id> was made by `new` from that
+// count, a literal or a C variable: (l<id> != 0 ? count : 0), a null array
+// (the heap exhausted, or a negative length reported) having length 0.
+// `count` null: measured once into n<array id> when a loop started.
+struct Length {
+  const ast::VarDecl *array = nullptr;
+  const ast::Expr *count = nullptr;
+};
+
+// A variable that a statement at a block's top level assigns, the only
+// statement of its task that does (a declaration with a value, a loop's
+// collection): held in a C variable l<id> that the rest of the block reads
+// instead of its slot, which is still written for the blocks after. A slot
+// is volatile on a GPU, and each read of it a trip to the L2 cache (UTS's
+// entry block read its new array back twice, to copy it into its map's
+// collection and to measure it).
+struct Local {
+  const ast::VarDecl *var = nullptr;
+  bool has_length = false;
+  Length length;  // when has_length: an array made here, or a copy of one
+};
+
+// A loop that calls no task runs in one block, and no other block reads or
+// writes what it uses meanwhile: its variables are held in C variables
+// v<id> for the loop (which the C compiler can keep in registers, as it
+// cannot keep record slots that a heap store might alias) and the ones it
+// writes are stored back after it. A chunk of a map or a reduction runs in
+// a record that holds what its iterations read (cps::Op::copy_vars), not
+// what the loop's collection was computed from, and is freed after its
+// loop: nothing is stored back.
+struct LoopPlan {
+  std::vector<const ast::VarDecl *> promoted;  // held in v<id>
+  std::vector<const ast::VarDecl *> stored;    // stored back after the loop
+  // Arrays the loop does not reassign, promoted or held parameters whose
+  // length no enclosing loop measured: lengths never change, so their
+  // length is read once, into n<id>, for the bounds checks.
+  std::vector<const ast::VarDecl *> measured;
+  // The indices ir/bounds proved needless to check, if one test before the
+  // loop holds (bounds::hoistable): the loop is printed twice, without
+  // those checks and, when the test fails, as written.
+  std::vector<const ast::Expr *> proved;
+  // The outermost loop of a nest that checks an element: a bad index is
+  // reported when the nest ends (kite_loop_faults). The others keep no
+  // report at their end (on an H200 one after UTS's loop of 8 made the run
+  // 11% slower).
+  bool reports_faults = false;
+  // The block's last op at its top level, only a `return` after it: what
+  // the loop leaves in the variables it writes and the return reads is held
+  // after it too, in C variables h<id> declared before its scope (a return
+  // of what the loop summed then reads no slot back).
+  std::vector<const ast::VarDecl *> held_after;
+};
+
+// What a block's end or a node's signal does to the blocks it notifies.
+struct Notify {
+  // The blocks among them that make a tail call. Nothing may touch the
+  // record's counters once one of them is queued (its callee sets them up
+  // afresh), so whoever makes one ready counts its own event off the graph
+  // first: the graph cannot end there, the tail call's block being one of
+  // its events still to come.
+  std::vector<int> tails;
+  // Whether the first hand-over is a kite_dec (whose acquire-release
+  // KITE_DEC_FENCE leans on): a counted block's, a tail call's counters',
+  // or, with nothing to notify, the graph's count. A block that waits for
+  // one event is queued at once, with a fence of its own.
+  bool dec_first = false;
+};
+
+// A direct map's iterations in a record.
+struct DirectPlan {
+  // Nothing outside an iteration reads the variables it declares, nor its
+  // index: they live in C variables v<id>, not in the record.
+  std::vector<const ast::VarDecl *> iteration;
+  // Each iteration makes its one call: its ops are that call and
+  // statements that call nothing. Where the callee never answers at the
+  // call, the chunk's counter starts at its length, and the block counts
+  // nothing off it after the loop (on a GPU an acquire-release atomic that
+  // the lane's turn would wait for).
+  bool every_iteration_calls = false;
+};
+
 struct BlockPlan {
   // The parameters the task never assigns that the block names: read once,
   // at its start, into C variables p<id> (see plan.cpp, hold_params).
@@ -41,18 +124,52 @@ struct BlockPlan {
   // The block may finish its task: it reads its link when it starts
   // (link0), and a return leaves its value in `ret` too (KITE_FINISH_AHEAD).
   bool finish_ahead = false;
+  std::map<const anf::Stmt *, Local> locals;  // by the statement that assigns it
+  std::map<const anf::Stmt *, LoopPlan> loops;  // its loops that call no task
+  // A Split block's map that may run as a kernel of its own (kite_map_<code>):
+  // the loops there, whose record's variables are not the block's.
+  std::map<const anf::Stmt *, LoopPlan> kernel_loops;
+  // The C variable `own` says that no other lane can reach the record's
+  // counters yet, so its signals need no atomics (kite_dec). It is 1 from a
+  // task entry's start until the block makes something of the record
+  // runnable elsewhere: a call (the callee signals here when it returns),
+  // a queued block, a map. A task entry runs on a record just made for it
+  // (or taken over by a tail call, when everything else in the caller has
+  // happened), so nothing of it is outstanding there; a continuation's
+  // record may be private to its lane (KITE_OWN). The ops, and the ends of
+  // the blocks inline in this one, where `own` may still be 1 and becomes 0.
+  std::set<const cps::Op *> own_ends_at;
+  std::set<const cps::Block *> own_ends_at_end;
+  std::map<const cps::Op *, DirectPlan> direct_maps;  // by op (b.loop in a Split block)
+  Notify notify;  // its end's (also for an inline graph's entry)
+};
+
+// Per graph: whether its counter counts. A counter that waits for one event
+// needs no atomic: that event is the last. A graph's counter counts its
+// blocks and its parallel nodes but those that a block waits for
+// (cps::NodeInfo::implied), so it may wait for one event (a direct map's
+// counter counts calls, never skipped).
+struct GraphPlan {
+  bool counted = false;
 };
 
 struct Plan {
   Shape shape = Shape::Inline;
   std::vector<TaskSignals> signals;  // by task
   std::vector<int> node_task;        // by node: the task whose signal handles it, or -1
-  std::vector<BlockPlan> blocks;     // by block id (queued blocks: code >= 0)
+  std::vector<BlockPlan> blocks;     // by block id
+  std::vector<GraphPlan> graphs;     // by graph index
+  std::vector<Notify> nodes;         // by node: its signal's notifications
+  // Calls of task values, by type: the dispatchers kite_call_value_<index>,
+  // in the order of their first call.
+  std::vector<const Type *> dispatchers;
+  bool loop_checks = false;  // some loop nest checks an element (KITE_LOOP_CHECKS)
 
   bool large() const { return shape == Shape::Large; }
   // The task whose signal handles node `node`, or with node -1 graph
   // `graph`; -1 for none.
   int signal_task(const cps::Program &p, int node, int graph) const;
+  int dispatcher(const Type *type) const;
 };
 
 Plan make(const cps::Program &program, const EmitOptions &options);
