@@ -35,6 +35,8 @@
 #include <thread>
 #include <vector>
 
+#include "host/options.h"
+
 extern char **environ;
 
 namespace {
@@ -338,10 +340,8 @@ std::pair<bool, std::string> test_file(const Options &o, const std::string &path
 
 // True for kite-run's options that take a value as the next word.
 bool takes_value(const std::string &opt) {
-  static const std::vector<std::string> with_value = {
-      "--device",      "--records", "--deque",        "--workers", "--lanes",
-      "--local-queue", "--heap",    "--print-buffer", "--trace",   "--timeout"};
-  return std::find(with_value.begin(), with_value.end(), opt) != with_value.end();
+  const kite::host::OptionSpec *spec = kite::host::find_option(kite::host::Tool::Run, opt);
+  return spec && *spec->value != '\0';
 }
 
 }  // namespace

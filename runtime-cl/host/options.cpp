@@ -211,14 +211,12 @@ std::vector<OptionSpec> make_specs() {
   };
 }
 
-bool takes_tool(const OptionSpec &spec, Tool tool) { return tool == Tool::Interp || spec.in_run; }
-
 const char *tool_name(Tool tool) { return tool == Tool::Run ? "kite-run" : "kite-interp"; }
 
 // Adds `tool`'s options to `app`, their values going into `values`.
 void add_options(CLI::App &app, Tool tool, CommandLine &values) {
   for (const OptionSpec &spec : option_specs()) {
-    if (!takes_tool(spec, tool)) continue;
+    if (!tool_takes(tool, spec)) continue;
     std::string help = tool == Tool::Interp && spec.interp_help ? spec.interp_help : spec.help;
     if (!spec.default_text.empty()) help += " (default: " + spec.default_text + ")";
     CLI::Option *option = std::visit(
@@ -313,11 +311,13 @@ std::vector<std::string> names_of(const OptionSpec &spec) {
   return names;
 }
 
+bool tool_takes(Tool tool, const OptionSpec &spec) { return tool == Tool::Interp || spec.in_run; }
+
 std::string long_name(const OptionSpec &spec) { return names_of(spec).back(); }
 
 const OptionSpec *find_option(Tool tool, std::string_view name) {
   for (const OptionSpec &spec : option_specs()) {
-    if (!takes_tool(spec, tool)) continue;
+    if (!tool_takes(tool, spec)) continue;
     std::vector<std::string> names = names_of(spec);
     if (std::find(names.begin(), names.end(), name) != names.end()) return &spec;
   }

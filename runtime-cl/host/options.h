@@ -123,6 +123,9 @@ const std::vector<OptionSpec> &option_specs();
 std::string long_name(const OptionSpec &spec);
 std::vector<std::string> names_of(const OptionSpec &spec);
 
+// Whether `tool` takes the option: kite-interp takes every one.
+bool tool_takes(Tool tool, const OptionSpec &spec);
+
 // The spec that has `name` ("--heap", "-t"), if `tool` takes it.
 const OptionSpec *find_option(Tool tool, std::string_view name);
 
