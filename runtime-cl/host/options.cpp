@@ -13,18 +13,23 @@ namespace {
 
 // --- checks: CLI11's validators, worded as kite-run words its errors ---
 
+// Whether `valid` refuses `value` (which it may rewrite): CLI11's checks
+// return a message or throw one.
+bool refuses(const CLI::Validator &valid, std::string &value) {
+  try {
+    return !valid(value).empty();
+  } catch (const CLI::ValidationError &) {
+    return true;
+  }
+}
+
 // `valid` decides; a value it refuses is "must be <what>, not <value>".
 CLI::Validator must_be(const CLI::Validator &valid, const std::string &what) {
   return CLI::Validator(
       [valid, what](std::string &value) {
         const std::string given = value;
-        std::string refused;
-        try {
-          refused = valid(value);
-        } catch (const CLI::ValidationError &e) {
-          refused = e.what();
-        }
-        return refused.empty() ? std::string() : fmt::format("must be {}, not {}", what, given);
+        return refuses(valid, value) ? fmt::format("must be {}, not {}", what, given)
+                                     : std::string();
       },
       "");
 }
@@ -34,13 +39,8 @@ CLI::Validator takes(const CLI::Validator &valid, const std::string &what) {
   return CLI::Validator(
       [valid, what](std::string &value) {
         const std::string given = value;
-        std::string refused;
-        try {
-          refused = valid(value);
-        } catch (const CLI::ValidationError &e) {
-          refused = e.what();
-        }
-        return refused.empty() ? std::string() : fmt::format("takes {}, not '{}'", what, given);
+        return refuses(valid, value) ? fmt::format("takes {}, not '{}'", what, given)
+                                     : std::string();
       },
       "");
 }
@@ -65,23 +65,16 @@ const CLI::Validator kMultipleOf4(
 // 1024; CLI11 also reads KiB, KB, T and the others the same way), which it
 // rewrites as the number of bytes; at least `least`.
 CLI::Validator size_of_at_least(uint64_t least, const char *least_text) {
-  static const CLI::AsSizeValue size(false);
+  const CLI::Validator size =
+      takes(CLI::AsSizeValue(false), "a size in bytes with an optional K, M or G suffix");
   const CLI::Validator at_least = CLI::Range(least, std::numeric_limits<uint64_t>::max());
   return CLI::Validator(
-      [at_least, least_text](std::string &value) {
+      [size, at_least, least_text](std::string &value) {
         const std::string given = value;
-        std::string refused;
-        try {
-          refused = size(value);
-        } catch (const CLI::ValidationError &e) {
-          refused = e.what();
-        }
-        if (!refused.empty())
-          return fmt::format("takes a size in bytes with an optional K, M or G suffix, not '{}'",
-                             given);
-        std::string bytes = value;
-        return at_least(bytes).empty() ? std::string()
-                                       : fmt::format("must be {}, not {}", least_text, given);
+        std::string refused = size(value);
+        if (refused.empty() && refuses(at_least, value))
+          refused = fmt::format("must be {}, not {}", least_text, given);
+        return refused;
       },
       "");
 }
