@@ -63,7 +63,6 @@ std::vector<const VarDecl *> hold_params(const cps::Program &p, const cps::Block
   return held;
 }
 
-
 // A counter that waits for one event needs no atomic (GraphPlan).
 bool counted(const cps::Graph &g) {
   return g.outstanding_init != 1 || g.end == cps::GraphEnd::Chunk;
@@ -89,7 +88,8 @@ Notify notify_of(const cps::Program &p, const std::vector<int> &notify, int grap
 bool may_share(const std::vector<cps::Op> &ops) {
   for (const cps::Op &op : ops) {
     switch (op.kind) {
-      case cps::OpKind::Exec: break;
+      case cps::OpKind::Exec:
+        break;
       case cps::OpKind::If:
       case cps::OpKind::Case:
       case cps::OpKind::Then:
@@ -99,7 +99,8 @@ bool may_share(const std::vector<cps::Op> &ops) {
           if (may_share(part)) return true;
         break;
       case cps::OpKind::Spawn:
-      case cps::OpKind::Map: return true;
+      case cps::OpKind::Map:
+        return true;
     }
   }
   return false;
@@ -110,8 +111,10 @@ bool may_share(const std::vector<cps::Op> &ops) {
 bool every_iteration_calls(const cps::Op &op) {
   int calls = 0;
   for (const cps::Op &o : op.inline_ops[0]) {
-    if (o.kind == cps::OpKind::Spawn) ++calls;
-    else if (o.kind != cps::OpKind::Exec) return false;
+    if (o.kind == cps::OpKind::Spawn)
+      ++calls;
+    else if (o.kind != cps::OpKind::Exec)
+      return false;
   }
   return calls == 1;
 }
@@ -182,9 +185,13 @@ class Planner {
         block_end(b);
         top_ops_ = nullptr;
         break;
-      case cps::BlockKind::Split: split(b); break;
+      case cps::BlockKind::Split:
+        split(b);
+        break;
       case cps::BlockKind::Step:
-      case cps::BlockKind::Next: inline_graph(b.loop.graphs[0], false); break;
+      case cps::BlockKind::Next:
+        inline_graph(b.loop.graphs[0], false);
+        break;
     }
   }
 
@@ -257,8 +264,10 @@ class Planner {
   }
 
   void part(const cps::Op &op, size_t i, bool top) {
-    if (op.parallel) inline_graph(op.graphs[i], top);
-    else ops(op.inline_ops[i], top);
+    if (op.parallel)
+      inline_graph(op.graphs[i], top);
+    else
+      ops(op.inline_ops[i], top);
   }
 
   void inline_graph(int graph, bool top) {
@@ -307,7 +316,8 @@ class Planner {
     // An array made here, or a copy of one, from a length that a literal
     // or a C variable held at the block's top level gives.
     auto constant = [&](const Expr &x) {
-      return x.kind == ExprKind::IntLit || (x.kind == ExprKind::Name && x.var && held_.count(x.var));
+      return x.kind == ExprKind::IntLit ||
+             (x.kind == ExprKind::Name && x.var && held_.count(x.var));
     };
     if (e.kind == ExprKind::New && constant(*e.children[0])) {
       l.has_length = true;
@@ -476,12 +486,12 @@ class Planner {
   int task_ = -1;
   BlockPlan *block_ = nullptr;
   std::map<const Stmt *, LoopPlan> *loops_ = nullptr;  // the block's, or its kernel's
-  const std::vector<cps::Op> *top_ops_ = nullptr;  // a Normal block's own ops
-  std::map<const VarDecl *, Held> held_;  // held in C variables where the walk is
-  std::map<const VarDecl *, Length> lengths_;  // their lengths known there
-  bool own_ = false;  // `own` may still be 1 where the walk is
-  int depth_ = 0;     // loops that call no task around the walk
-  bool nest_checks_ = false;  // the loop nest walked checks an element
+  const std::vector<cps::Op> *top_ops_ = nullptr;      // a Normal block's own ops
+  std::map<const VarDecl *, Held> held_;               // held in C variables where the walk is
+  std::map<const VarDecl *, Length> lengths_;          // their lengths known there
+  bool own_ = false;                                   // `own` may still be 1 where the walk is
+  int depth_ = 0;                                      // loops that call no task around the walk
+  bool nest_checks_ = false;                           // the loop nest walked checks an element
 };
 
 }  // namespace
@@ -544,7 +554,8 @@ bool before(const Stmt *a, const Stmt *b) {
 }
 
 template <typename T>
-std::vector<std::pair<const Stmt *, const T *>> in_source_order(const std::map<const Stmt *, T> &m) {
+std::vector<std::pair<const Stmt *, const T *>> in_source_order(
+    const std::map<const Stmt *, T> &m) {
   std::vector<std::pair<const Stmt *, const T *>> out;
   for (const auto &[st, t] : m) out.push_back({st, &t});
   std::stable_sort(out.begin(), out.end(),
@@ -557,7 +568,8 @@ std::string length(const Length &l) {
   return fmt::format("{} (0 if null)", to_kite(*l.count));
 }
 
-void dump_loops(const std::map<const Stmt *, LoopPlan> &loops, const char *where, std::ostream &out) {
+void dump_loops(const std::map<const Stmt *, LoopPlan> &loops, const char *where,
+                std::ostream &out) {
   for (const auto &[st, lp] : in_source_order(loops)) {
     out << fmt::format("    {}loop {} at line {}\n", where, anf::to_kite(*st), st->loc.line);
     if (!lp->promoted.empty()) out << "      registers: " << names(lp->promoted) << "\n";
@@ -581,8 +593,8 @@ std::string notify(const Notify &n) {
 }  // namespace
 
 void dump(const cps::Program &p, const Plan &plan, std::ostream &out) {
-  out << fmt::format("shape {} ({} blocks, inline up to {})\n",
-                     plan.large() ? "large" : "inline", p.num_codes, kMaxInlineBlocks);
+  out << fmt::format("shape {} ({} blocks, inline up to {})\n", plan.large() ? "large" : "inline",
+                     p.num_codes, kMaxInlineBlocks);
   out << fmt::format("loop nests checking elements: {}\n", plan.loop_checks ? "some" : "none");
   for (size_t i = 0; i < plan.dispatchers.size(); ++i)
     out << fmt::format("dispatcher kite_call_value_{}: {}\n", i, to_string(plan.dispatchers[i]));
@@ -598,7 +610,8 @@ void dump(const cps::Program &p, const Plan &plan, std::ostream &out) {
                          plan.large() ? fmt::format("kite_signal_t{}", t) : "kite_signal", s);
     }
     for (int g : ts.graphs)
-      if (!plan.graphs[size_t(g)].counted) out << fmt::format("  g{} waits for one event: no atomic\n", g);
+      if (!plan.graphs[size_t(g)].counted)
+        out << fmt::format("  g{} waits for one event: no atomic\n", g);
     for (size_t n : ts.nodes)
       if (p.nodes[n].graph >= 0 && !p.nodes[n].direct && !p.nodes[n].notify.empty())
         out << fmt::format("  n{} notifies: {}\n", n, notify(plan.nodes[n]));
@@ -606,7 +619,8 @@ void dump(const cps::Program &p, const Plan &plan, std::ostream &out) {
       if (b.task != int(t)) continue;
       const BlockPlan &bp = plan.blocks[size_t(b.id)];
       if (b.code < 0) {
-        if (!b.notify.empty()) out << fmt::format("  b{} (inline) ends: {}\n", b.id, notify(bp.notify));
+        if (!b.notify.empty())
+          out << fmt::format("  b{} (inline) ends: {}\n", b.id, notify(bp.notify));
         continue;
       }
       out << fmt::format("  block b{} (code {})\n", b.id, b.code);

@@ -124,7 +124,7 @@ struct BlockPlan {
   // The block may finish its task: it reads its link when it starts
   // (link0), and a return leaves its value in `ret` too (KITE_FINISH_AHEAD).
   bool finish_ahead = false;
-  std::map<const anf::Stmt *, Local> locals;  // by the statement that assigns it
+  std::map<const anf::Stmt *, Local> locals;    // by the statement that assigns it
   std::map<const anf::Stmt *, LoopPlan> loops;  // its loops that call no task
   // A Split block's map that may run as a kernel of its own (kite_map_<code>):
   // the loops there, whose record's variables are not the block's.

@@ -1,0 +1,198 @@
+// Task calls: a named task's record made and queued, a tail call, an answer
+// at the call site, and a call of a task value through its type's dispatcher.
+#include <fmt/format.h>
+
+#include <map>
+#include <sstream>
+
+#include "backend-opencl/printer.h"
+
+namespace kite::print {
+
+// A call of a task value goes through a dispatcher per task type: it
+// makes the record of whichever task the value names (defunctionalisation,
+// §4.2) and returns it, or -1. The plan numbers them (Plan::dispatchers).
+void Printer::emit_dispatcher(size_t index) {
+  const Type *type = plan_.dispatchers[index];
+  std::ostringstream h;
+  h << "int kite_call_value_" << index
+    << "(kite_ctx *c, long fn, int site, int null_name, long link";
+  for (size_t i = 0; i < type->params.size(); ++i)
+    h << ", " << c_type(type->params[i]) << " a" << i;
+  h << ") {\n";
+  h << "  long env;\n  int id = kite_value_task(c, fn, site, null_name, &env);\n";
+  h << "  if (id < 0) return -1;\n";
+  h << "  int ch = kite_alloc(c, site);\n  if (ch < 0) return -1;\n";
+  h << "  kite_rec cf = KITE_REC(c, ch);\n  cf[0] = link;\n";
+  h << "  switch (id) {\n";
+  for (const anf::Task &task : source_.tasks) {
+    const TaskDecl *t = task.decl.get();
+    if (t->type != type) continue;
+    const cps::Task &ct = p_.tasks[t->id];
+    h << fmt::format("  case {}: /* {} */\n", t->id, t->name);
+    for (size_t i = 0; i < t->param_vars.size(); ++i)
+      h << fmt::format("    {}(cf, {}) = a{};\n", slot_macro(t->param_vars[i]->type),
+                       ct.var_slot[t->param_vars[i]->id], i);
+    if (t->env) h << fmt::format("    KITE_L(cf, {}) = env;\n", ct.var_slot[t->env->id]);
+    h << fmt::format("    kite_ready_at(c, ch, {}, site);\n    return ch;\n",
+                     p_.blocks[ct.entry_block].code);
+  }
+  h << "  }\n  kite_error(c, KITE_ERR_NULL, site, null_name, 0);\n  return -1;\n}\n\n";
+  dispatch_helpers_ << h.str();
+}
+
+void Printer::emit_value_spawn(const cps::Op &op, std::ostream &s, int ind) {
+  const Expr &call = *op.stmt->expr;
+  const cps::NodeInfo &info = p_.nodes[op.node];
+  std::string args =
+      fmt::format("{}, {}, {}, ", expr(*call.children[0]), site(call.loc), null_name(call, 0));
+  args += op.tail ? "f[0]" : link(op);
+  for (size_t i = 1; i < call.children.size(); ++i) args += ", " + expr(*call.children[i]);
+  std::string fn =
+      fmt::format("kite_call_value_{}", plan_.dispatcher(call.children[0]->type->forced()));
+  line(s, ind, fmt::format("{{ /* {} */", anf::to_kite(*op.stmt)));
+  if (info.detached_from >= 0)
+    line(s, ind + 2, fmt::format("atomic_inc(KITE_COUNTER(f, {}));", info.detached_slot));
+  line(s, ind + 2, fmt::format("{}(c, {});", fn, args));
+  if (p_.nodes[op.node].direct) line(s, ind + 2, "spawned += 1;");
+  if (op.tail) {
+    emit_free_arrays(s, ind + 2);
+    line(s, ind + 2, "kite_free(c, rec);");
+    line(s, ind + 2, "return;");
+  }
+  line(s, ind, "}");
+}
+
+void Printer::emit_spawn(const cps::Op &op, std::ostream &s, int ind) {
+  const Expr &call = *op.stmt->expr;
+  if (call.children[0]->kind != ExprKind::Name || !call.children[0]->task) {
+    emit_value_spawn(op, s, ind);
+    return;
+  }
+  const TaskDecl *callee = call.children[0]->task;
+  const cps::Task &ct = p_.tasks[callee->id];
+  line(s, ind, fmt::format("{{ /* {} */", anf::to_kite(*op.stmt)));
+  if (op.tail) {
+    // Everything else in this task has happened: the callee takes over
+    // this record (every record has room for any task) and answers this
+    // task's caller. The arguments are read before any is written.
+    for (size_t i = 0; i < callee->param_vars.size(); ++i)
+      line(s, ind + 2,
+           fmt::format("{} a{} = {};", c_type(callee->param_vars[i]->type), i,
+                       expr(*call.children[i + 1])));
+    emit_free_arrays(s, ind + 2);
+    for (size_t i = 0; i < callee->param_vars.size(); ++i) {
+      const VarDecl *param = callee->param_vars[i];
+      line(s, ind + 2,
+           fmt::format("{}(f, {}) = a{};", slot_macro(param->type), ct.var_slot[param->id], i));
+    }
+    line(s, ind + 2,
+         fmt::format("kite_tail_at(c, rec, {}, {});", p_.blocks[ct.entry_block].code,
+                     site(call.loc)));
+    line(s, ind + 2, "return;");
+    line(s, ind, "}");
+    return;
+  }
+  if (!cps::answered_at_call(p_, op)) {
+    std::vector<std::string> args;
+    for (size_t i = 0; i < callee->param_vars.size(); ++i)
+      args.push_back(expr(*call.children[i + 1]));
+    emit_call_record(op, args, s, ind + 2);
+    line(s, ind, "}");
+    return;
+  }
+  // The callee may answer here (ir/leaf_calls.h): its guard and its
+  // value read the arguments, held in C variables a0, a1, ...
+  std::vector<std::string> args;
+  for (size_t i = 0; i < callee->param_vars.size(); ++i) {
+    line(s, ind + 2,
+         fmt::format("const {} a{} = {};", c_type(callee->param_vars[i]->type), i,
+                     expr(*call.children[i + 1])));
+    args.push_back(fmt::format("a{}", i));
+  }
+  std::map<const VarDecl *, std::string> saved = at_;
+  for (size_t i = 0; i < callee->param_vars.size(); ++i) at_[callee->param_vars[i]] = args[i];
+  std::string guard;  // errors at the callee's sites, as it would
+  if (ct.leaf.scrutinee) {
+    // The union's tag, and the field's value as the binder.
+    const Stmt &cs = *ct.source->body[0];
+    // Only where the runtime says (KITE_ANSWER_BY_CASE).
+    line(s, ind + 2,
+         fmt::format("KITE_DATA __global long *u{} = KITE_ANSWER_BY_CASE ? "
+                     "kite_field(c, {}, 0, {}, {}) : 0;",
+                     op.node, expr(*ct.leaf.scrutinee), site(cs.loc), null_name(cs.null_name)));
+    guard = fmt::format("(KITE_ANSWER_BY_CASE && (int)u{}[0] == {})", op.node, ct.leaf.field);
+    if (ct.leaf.binder)
+      at_[ct.leaf.binder] = fmt::format("{}(u{}, 1)", slot_macro(ct.leaf.binder->type), op.node);
+  } else {
+    guard = expr(*ct.leaf.guard);
+  }
+  std::string value = to_bits(callee->result_type, expr(*ct.leaf.value));
+  at_ = saved;
+  const cps::NodeInfo &info = p_.nodes[op.node];
+  // In a direct map, only where the runtime says (KITE_ANSWER_IN_MAPS).
+  line(s, ind + 2,
+       fmt::format("if ({}{}{}) {{", info.direct ? "KITE_ANSWER_IN_MAPS && " : "",
+                   ct.leaf.on_false ? "!" : "", guard));
+  line(s, ind + 4, "c->n_answered += 1;");
+  if (info.direct) {
+    // A direct map's call: the answer goes straight to its element, and
+    // the chunk counts only the calls it spawned.
+    if (info.store) {
+      const Stmt &loop = *element_of(info.store->target->var);
+      const Type *elem = info.store->target->var->type;
+      line(s, ind + 4,
+           fmt::format("{} = {};",
+                       element(elem, slot(loop.coll_var), direct_index_, loop.loc, false),
+                       from_bits(elem, value)));
+    } else {
+      line(s, ind + 4, fmt::format("(void)({});", value));
+    }
+  } else {
+    // As a call that returned at once: `own` still holds if nothing of
+    // this record has been queued yet.
+    line(s, ind + 4,
+         fmt::format("{{ int d = {}(c, rec, {}, {}, -1, &own); if (d >= 0) {} }}",
+                     signal_function(op.node, -1), op.node, value, finish_d()));
+  }
+  line(s, ind + 2, "} else {");
+  share_record(op, s, ind + 4);
+  emit_call_record(op, args, s, ind + 4);
+  line(s, ind + 2, "}");
+  line(s, ind, "}");
+}
+
+// A call's record, made and queued: `args` are the arguments' C values.
+void Printer::emit_call_record(const cps::Op &op, const std::vector<std::string> &args,
+                               std::ostream &s, int ind) {
+  const Expr &call = *op.stmt->expr;
+  const TaskDecl *callee = call.children[0]->task;
+  const cps::Task &ct = p_.tasks[callee->id];
+  line(s, ind, fmt::format("int ch = kite_alloc(c, {});", site(call.loc)));
+  line(s, ind, "if (ch >= 0) {");
+  line(s, ind + 2, "kite_rec cf = KITE_REC(c, ch);");
+  const cps::NodeInfo &info = p_.nodes[op.node];
+  if (info.detached_from >= 0)
+    line(s, ind + 2, fmt::format("atomic_inc(KITE_COUNTER(f, {}));", info.detached_slot));
+  for (size_t i = 0; i < callee->param_vars.size(); ++i) {
+    const VarDecl *param = callee->param_vars[i];
+    line(s, ind + 2,
+         fmt::format("{}(cf, {}) = {};", slot_macro(param->type), ct.var_slot[param->id], args[i]));
+  }
+  line(s, ind + 2, fmt::format("cf[0] = {};", link(op)));
+  line(
+      s, ind + 2,
+      fmt::format("kite_ready_at(c, ch, {}, {});", p_.blocks[ct.entry_block].code, site(call.loc)));
+  if (p_.nodes[op.node].direct) line(s, ind + 2, "spawned += 1;");
+  line(s, ind, "}");
+}
+
+// Where a call's result goes: node `op.node` of this record; in a direct
+// map, with the iteration's place in its chunk above KITE_NODE_SHIFT.
+std::string Printer::link(const cps::Op &op) {
+  if (!p_.nodes[op.node].direct) return fmt::format("KITE_CALL_LINK(rec, {})", op.node);
+  return fmt::format("KITE_CALL_LINK(rec, {} + (({} - lo) << KITE_NODE_SHIFT))", op.node,
+                     direct_index_);
+}
+
+}  // namespace kite::print
