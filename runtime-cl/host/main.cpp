@@ -4,6 +4,10 @@
 //   kite-run [options] prog.kite args...   compiles the source first (host/source.h)
 //   ./prog args...                         the artifact's "#!" line runs kite-run
 //
+// Its options, their checks and --help are host/options.h's table, which
+// kite-interp and the bash completion share; its run-time errors are worded
+// by host/run_errors.h's.
+//
 // The artifact (docs/artifact.md) holds main's signature, the string and
 // error-site tables, and one OpenCL program whose kernel `kite_uber` is a
 // persistent scheduler: every work-item is a worker that runs tasks until main

@@ -306,8 +306,6 @@ std::vector<std::string> names_of(const OptionSpec &spec) {
 
 bool tool_takes(Tool tool, const OptionSpec &spec) { return tool == Tool::Interp || spec.in_run; }
 
-std::string long_name(const OptionSpec &spec) { return names_of(spec).back(); }
-
 const OptionSpec *find_option(Tool tool, std::string_view name) {
   for (const OptionSpec &spec : option_specs()) {
     if (!tool_takes(tool, spec)) continue;

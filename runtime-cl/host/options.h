@@ -1,4 +1,4 @@
-// kite-run's options, listed once (options.cpp, kOptions). The table drives
+// kite-run's options, listed once (options.cpp, make_specs). The table drives
 // kite-run's command line and --help (CLI11, its validators checking every
 // value that needs no device), kite-interp's, which accepts every kite-run
 // command line and ignores the options that only shape a device run,
@@ -119,8 +119,7 @@ struct OptionSpec {
 // The table, in --help's order.
 const std::vector<OptionSpec> &option_specs();
 
-// The option's long name ("--time" for "-t,--time"), and all its names.
-std::string long_name(const OptionSpec &spec);
+// The option's names: "-t" and "--time" for "-t,--time".
 std::vector<std::string> names_of(const OptionSpec &spec);
 
 // Whether `tool` takes the option: kite-interp takes every one.
