@@ -177,7 +177,7 @@ class Planner {
     held_.clear();
     lengths_.clear();
     for (const VarDecl *v : block_->held_params) held_[v] = Held::Param;
-    own_ = b.kind == cps::BlockKind::Normal;
+    own_ = block_->own_at_start != BlockPlan::Own::No;
     switch (b.kind) {
       case cps::BlockKind::Normal:
         top_ops_ = &b.ops;
@@ -526,6 +526,9 @@ Plan make(const cps::Program &p, const EmitOptions &options) {
     if (b.code < 0) continue;
     bp.held_params = hold_params(p, b, written[size_t(b.task)]);
     bp.finish_ahead = b.kind == cps::BlockKind::Normal && may_finish(p, b.graph);
+    bp.own_at_start = p.tasks[size_t(b.task)].entry_block == b.id ? BlockPlan::Own::Yes
+                      : b.kind == cps::BlockKind::Normal          ? BlockPlan::Own::IfPrivate
+                                                                  : BlockPlan::Own::No;
   }
   for (const cps::Graph &g : p.graphs) plan.graphs.push_back({counted(g)});
   plan.nodes.resize(p.nodes.size());
@@ -541,9 +544,11 @@ Plan make(const cps::Program &p, const EmitOptions &options) {
 
 namespace {
 
-std::string names(const std::vector<const VarDecl *> &vs) {
+// Variables with the C variables that hold them: "n (p3)".
+std::string names(const std::vector<const VarDecl *> &vs, char prefix) {
   std::string s;
-  for (const VarDecl *v : vs) s += (s.empty() ? "" : ", ") + v->name;
+  for (const VarDecl *v : vs)
+    s += fmt::format("{}{} ({}{})", s.empty() ? "" : ", ", v->name, prefix, v->id);
   return s;
 }
 
@@ -572,14 +577,16 @@ void dump_loops(const std::map<const Stmt *, LoopPlan> &loops, const char *where
                 std::ostream &out) {
   for (const auto &[st, lp] : in_source_order(loops)) {
     out << fmt::format("    {}loop {} at line {}\n", where, anf::to_kite(*st), st->loc.line);
-    if (!lp->promoted.empty()) out << "      registers: " << names(lp->promoted) << "\n";
-    if (!lp->stored.empty()) out << "      stored back: " << names(lp->stored) << "\n";
-    if (!lp->measured.empty()) out << "      lengths measured: " << names(lp->measured) << "\n";
+    if (!lp->promoted.empty()) out << "      registers: " << names(lp->promoted, 'v') << "\n";
+    if (!lp->stored.empty()) out << "      stored back: " << names(lp->stored, 'v') << "\n";
+    if (!lp->measured.empty())
+      out << "      lengths measured: " << names(lp->measured, 'n') << "\n";
     std::string proved;
     for (const Expr *e : lp->proved) proved += (proved.empty() ? "" : ", ") + to_kite(*e);
     if (!proved.empty()) out << "      bounds proved before the loop: " << proved << "\n";
     if (lp->reports_faults) out << "      reports its nest's bad indices at its end\n";
-    if (!lp->held_after.empty()) out << "      held after it: " << names(lp->held_after) << "\n";
+    if (!lp->held_after.empty())
+      out << "      held after it: " << names(lp->held_after, 'h') << "\n";
   }
 }
 
@@ -624,10 +631,15 @@ void dump(const cps::Program &p, const Plan &plan, std::ostream &out) {
         continue;
       }
       out << fmt::format("  block b{} (code {})\n", b.id, b.code);
-      if (!bp.held_params.empty()) out << "    held parameters: " << names(bp.held_params) << "\n";
+      if (!bp.held_params.empty())
+        out << "    held parameters: " << names(bp.held_params, 'p') << "\n";
       if (bp.finish_ahead) out << "    may finish the task: link read ahead\n";
+      if (bp.own_at_start == BlockPlan::Own::Yes)
+        out << "    own at the start: 1 (its record is new)\n";
+      else if (bp.own_at_start == BlockPlan::Own::IfPrivate)
+        out << "    own at the start: if its record is private (KITE_OWN)\n";
       for (const auto &[st, l] : in_source_order(bp.locals))
-        out << fmt::format("    local {}{}\n", l->var->name,
+        out << fmt::format("    local {}{}\n", names({l->var}, 'l'),
                            l->has_length ? ", length " + length(l->length) : "");
       dump_loops(bp.loops, "", out);
       dump_loops(bp.kernel_loops, "kernel ", out);
@@ -641,7 +653,7 @@ void dump(const cps::Program &p, const Plan &plan, std::ostream &out) {
       for (const auto &[op, dp] : bp.direct_maps) direct[op->stmt] = dp;
       for (const auto &[st, dp] : in_source_order(direct))
         out << fmt::format("    direct {} at line {}: iteration registers {}{}\n",
-                           anf::to_kite(*st), st->loc.line, names(dp->iteration),
+                           anf::to_kite(*st), st->loc.line, names(dp->iteration, 'v'),
                            dp->every_iteration_calls ? "; every iteration calls" : "");
       if (!b.notify.empty()) out << "    ends: " << notify(bp.notify) << "\n";
     }

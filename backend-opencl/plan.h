@@ -136,8 +136,10 @@ struct BlockPlan {
   // a queued block, a map. A task entry runs on a record just made for it
   // (or taken over by a tail call, when everything else in the caller has
   // happened), so nothing of it is outstanding there; a continuation's
-  // record may be private to its lane (KITE_OWN). The ops, and the ends of
-  // the blocks inline in this one, where `own` may still be 1 and becomes 0.
+  // record may be private to its lane (KITE_OWN); a loop's step, split or
+  // next iteration is not. The ops, and the ends of the blocks inline in
+  // this one, where `own` may still be 1 and becomes 0.
+  enum class Own { Yes, IfPrivate, No } own_at_start = Own::No;
   std::set<const cps::Op *> own_ends_at;
   std::set<const cps::Block *> own_ends_at_end;
   std::map<const cps::Op *, DirectPlan> direct_maps;  // by op (b.loop in a Split block)

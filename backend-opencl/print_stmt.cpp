@@ -469,9 +469,10 @@ std::string Printer::block_body(const cps::Block &b) {
   s << fmt::format("{{ /* task {}: {} b{} */\n", t.name, what, b.id);
   // A continuation's `own`: whether its record is private to this lane
   // (KITE_OWN; then no other lane signals it either).
-  const bool plain = b.kind != cps::BlockKind::Step && b.kind != cps::BlockKind::Split &&
-                     b.kind != cps::BlockKind::Next;
-  line(s, 4, fmt::format("int own = {};", task_entry ? "1" : plain ? "KITE_OWN(c, rec)" : "0"));
+  const char *own = block_->own_at_start == plan::BlockPlan::Own::Yes         ? "1"
+                    : block_->own_at_start == plan::BlockPlan::Own::IfPrivate ? "KITE_OWN(c, rec)"
+                                                                              : "0";
+  line(s, 4, fmt::format("int own = {};", own));
   if (b.kind == cps::BlockKind::Step) {
     emit_step(b, s);
   } else if (b.kind == cps::BlockKind::Split || b.kind == cps::BlockKind::Next) {
