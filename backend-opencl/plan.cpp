@@ -570,7 +570,7 @@ std::vector<std::pair<const Stmt *, const T *>> in_source_order(
 
 std::string length(const Length &l) {
   if (!l.count) return fmt::format("n{}, measured", l.array->id);
-  return fmt::format("{} (0 if null)", to_kite(*l.count));
+  return fmt::format("{} (0 if {} is null)", to_kite(*l.count), l.array->name);
 }
 
 void dump_loops(const std::map<const Stmt *, LoopPlan> &loops, const char *where,
