@@ -68,6 +68,7 @@ bool counted(const cps::Graph &g) {
   return g.outstanding_init != 1 || g.end == cps::GraphEnd::Chunk;
 }
 
+// What notifying blocks `notify` of graph `graph` does first (Notify).
 Notify notify_of(const cps::Program &p, const std::vector<int> &notify, int graph) {
   Notify n;
   for (int b : notify)

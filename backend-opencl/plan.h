@@ -171,10 +171,13 @@ struct Plan {
   // The task whose signal handles node `node`, or with node -1 graph
   // `graph`; -1 for none.
   int signal_task(const cps::Program &p, int node, int graph) const;
+  // The index of the dispatcher of task values of this type.
   int dispatcher(const Type *type) const;
 };
 
+// The plan of `program`, whose ops it points into.
 Plan make(const cps::Program &program, const EmitOptions &options);
+// The plan as text, by task and block (dump_plan, kitec --dump-plan).
 void dump(const cps::Program &program, const Plan &plan, std::ostream &out);
 
 }  // namespace kite::plan
