@@ -531,7 +531,10 @@ Plan make(const cps::Program &p, const EmitOptions &options) {
                       : b.kind == cps::BlockKind::Normal          ? BlockPlan::Own::IfPrivate
                                                                   : BlockPlan::Own::No;
   }
-  for (const cps::Graph &g : p.graphs) plan.graphs.push_back({counted(g)});
+  for (const cps::Graph &g : p.graphs) {
+    const bool queues = g.end != cps::GraphEnd::Task && g.end != cps::GraphEnd::Node;
+    plan.graphs.push_back({counted(g), queues && !counted(g)});
+  }
   plan.nodes.resize(p.nodes.size());
   for (size_t n = 0; n < p.nodes.size(); ++n) {
     const cps::NodeInfo &info = p.nodes[n];
@@ -619,7 +622,8 @@ void dump(const cps::Program &p, const Plan &plan, std::ostream &out) {
     }
     for (int g : ts.graphs)
       if (!plan.graphs[size_t(g)].counted)
-        out << fmt::format("  g{} waits for one event: no atomic\n", g);
+        out << fmt::format("  g{} waits for one event: no atomic{}\n", g,
+                           plan.graphs[size_t(g)].fenced ? ", a fence before its end queues" : "");
     for (size_t n : ts.nodes)
       if (p.nodes[n].graph >= 0 && !p.nodes[n].direct && !p.nodes[n].notify.empty())
         out << fmt::format("  n{} notifies: {}\n", n, notify(plan.nodes[n]));

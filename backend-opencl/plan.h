@@ -153,6 +153,10 @@ struct BlockPlan {
 // counter counts calls, never skipped).
 struct GraphPlan {
   bool counted = false;
+  // Its end queues a block of its record (a then's second side, a loop's
+  // next step or iteration, a map record's end) after one event, with no
+  // kite_dec to order it: its signal fences first.
+  bool fenced = false;
 };
 
 struct Plan {

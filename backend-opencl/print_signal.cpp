@@ -206,8 +206,7 @@ void Printer::emit_signal_function(const std::string &name, int only, std::ostre
     // own (kite_push's fence on a narrow worker, kite_written's or the
     // round's barriers on a wide one), and kite_record_done's relaxed
     // atomic gets a fence before it.
-    const bool queues = g.end != cps::GraphEnd::Task && g.end != cps::GraphEnd::Node;
-    const bool fenced = queues && !counted(g);
+    const bool fenced = plan_.graphs[size_t(&g - p_.graphs.data())].fenced;
     if (fenced)
       line(s, 6, "KITE_FENCE();");
     else if (counted(g))
