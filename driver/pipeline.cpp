@@ -7,22 +7,28 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <set>
 #include <sstream>
 
 #include "backend-opencl/emit.h"
 #include "frontend/check.h"
+#include "frontend/lift.h"
 #include "frontend/lint.h"
 #include "frontend/parse.h"
 #include "frontend/prelude.h"
 #include "ir/anf.h"
+#include "ir/block_ends.h"
 #include "ir/closures.h"
-#include "frontend/lift.h"
+#include "ir/cps.h"
+#include "ir/direct_maps.h"
+#include "ir/flatten.h"
+#include "ir/kernels.h"
 #include "ir/leaf_calls.h"
 #include "ir/lint.h"
-#include "ir/cps.h"
+#include "ir/local_arrays.h"
 #include "ir/ntg.h"
+#include "ir/reductions.h"
 #include "ir/returns.h"
+#include "ir/sink.h"
 #include "ir/tail_calls.h"
 #include "ir/verify.h"
 
@@ -45,6 +51,8 @@ int compile(const SourceFile &file, const CompileOptions &o, std::ostream &diagn
   ntg::Program &graphs = out.graphs;
   cps::Program &blocks = out.blocks;
   diags.set_warnings(o.warnings);
+  EmitOptions emit;
+  emit.bounds_checks = o.bounds_checks;
   // Whether stage s runs: -O0 skips some (driver/stages.def).
   auto runs = [&](Stage s) { return o.optimize || info(s).o0 == O0::Run; };
   // After stage s: the IR it left verified (the typed AST only while it has
@@ -58,6 +66,7 @@ int compile(const SourceFile &file, const CompileOptions &o, std::ostream &diagn
       case Ir::Anf: verify(anf); break;
       case Ir::Ntg: verify(graphs); break;
       case Ir::Cps: verify(blocks); break;
+      case Ir::Plan:
       case Ir::OpenCl: break;
     }
     if (o.dump_after != s) return false;
@@ -68,6 +77,7 @@ int compile(const SourceFile &file, const CompileOptions &o, std::ostream &diagn
       case Ir::Anf: anf::dump(anf, std::cout); break;
       case Ir::Ntg: o.dot ? ntg::dump_dot(graphs, std::cout) : ntg::dump(graphs, std::cout); break;
       case Ir::Cps: cps::dump(blocks, std::cout); break;
+      case Ir::Plan: dump_plan(blocks, std::cout, emit); break;
       case Ir::OpenCl: std::cout << out.artifact.opencl; break;
     }
     return true;
@@ -90,7 +100,6 @@ int compile(const SourceFile &file, const CompileOptions &o, std::ostream &diagn
     // Warnings (frontend/lint.h; ir/lint.h below), printed in source order.
     diags.hold_warnings();
     lint(*program, diags);
-    std::set<const ast::VarDecl *> written = written_through(*program);
     if (after(Stage::warnings)) return 0;
     if (o.check_only) {
       diags.release_warnings();
@@ -109,10 +118,14 @@ int compile(const SourceFile &file, const CompileOptions &o, std::ostream &diagn
     anf = anf::to_anf(std::move(*program), types);
     if (after(Stage::anf)) return 0;
     // ANF -> nested task graphs with dependencies (ir/ntg.h, §3.3.2-3.3.3).
-    ntg::BuildOptions build;
-    build.optimize = o.optimize;
-    graphs = ntg::build(anf, build);
+    graphs = ntg::build(anf);
     if (after(Stage::ntg)) return 0;
+    // Loops that are reductions or scans run in parallel (ir/reductions.h).
+    if (runs(Stage::reductions)) reductions::mark(graphs);
+    if (after(Stage::reductions)) return 0;
+    // `if`s whose branches touch disjoint variables split in two (ir/flatten.h, §3.3.4).
+    if (runs(Stage::flatten)) flatten::split_ifs(graphs);
+    if (after(Stage::flatten)) return 0;
     // The calls that finish their task (ir/tail_calls.h, §3.3.4).
     if (runs(Stage::tail_calls)) tail_calls::mark(graphs);
     if (after(Stage::tail_calls)) return 0;
@@ -120,16 +133,37 @@ int compile(const SourceFile &file, const CompileOptions &o, std::ostream &diagn
     if (runs(Stage::leaf_calls)) leaf_calls::find(graphs);
     if (after(Stage::leaf_calls)) return 0;
     // -Wunordered-read (ir/lint.h); then every warning is out.
-    warn_unordered_reads(graphs, written, diags);
+    warn_unordered_reads(graphs, diags);
     diags.release_warnings();
     diags.check_no_errors();  // -Werror
     if (after(Stage::unordered_reads)) return 0;
+    // The maps whose calls store their results straight into the element
+    // (ir/direct_maps.h).
+    direct_maps::find(graphs);
+    if (after(Stage::direct_maps)) return 0;
     // Task graphs -> CPS blocks with join counters (ir/cps.h, §4.1).
     blocks = cps::lower(graphs);
     if (after(Stage::cps)) return 0;
+    // Parallel ops moved after the assignments that only compute (ir/sink.h).
+    sink::parallel_ops(blocks, graphs);
+    if (after(Stage::sink)) return 0;
+    // Parallel nodes that a block waits for left uncounted (ir/block_ends.h).
+    cps::imply_waited_nodes(blocks);
+    if (after(Stage::waited_nodes)) return 0;
+    // Ends of blocks whose last op starts an event left uncounted (ir/block_ends.h).
+    cps::imply_block_ends(blocks);
+    if (after(Stage::block_ends)) return 0;
+    // The arrays a task frees when it finishes (ir/local_arrays.h).
+    cps::find_local_arrays(blocks);
+    if (after(Stage::local_arrays)) return 0;
+    // The maps and reductions that may run as kernels of their own (ir/kernels.h).
+    kernels::mark(blocks);
+    if (after(Stage::kernels)) return 0;
+    // What the OpenCL C will hold in C variables, which bounds and lengths
+    // are known and which atomics it leaves out: the emitter's plan, which
+    // emit_opencl makes (backend-opencl/plan.h).
+    if (after(Stage::plan)) return 0;
     // CPS blocks -> the OpenCL uber-kernel (backend-opencl/emit.h, §4.2).
-    EmitOptions emit;
-    emit.bounds_checks = o.bounds_checks;
     out.artifact = emit_opencl(blocks, file.path(), emit);
     after(Stage::emit);
     return 0;

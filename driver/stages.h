@@ -14,7 +14,7 @@ enum class Stage {
 };
 
 // The IRs a stage may leave the program in.
-enum class Ir { Ast, Anf, Ntg, Cps, OpenCl };
+enum class Ir { Ast, Anf, Ntg, Cps, Plan, OpenCl };
 
 // What -O0 does with a stage.
 enum class O0 { Run, Skip };

@@ -1,14 +1,8 @@
 // CPS lowering: nested task graphs to blocks, join counters and signals.
 #include "ir/cps.h"
 
-#include "frontend/check.h"
-#include "ir/direct_maps.h"
-#include "ir/kernels.h"
-#include "ir/local_arrays.h"
-
 #include <algorithm>
 #include <map>
-#include <ostream>
 #include <set>
 
 namespace kite::cps {
@@ -17,7 +11,7 @@ namespace {
 
 class Lowering {
  public:
-  explicit Lowering(Program &p, const ntg::Program &in) : p_(p) {
+  explicit Lowering(Program &p, const ntg::Program &in) : p_(p), in_(in) {
     p_.graphs.resize(in.num_graphs);
     p_.nodes.resize(in.num_nodes);
   }
@@ -36,7 +30,6 @@ class Lowering {
     t.body_graph = g;
     t.entry_block = p_.graphs[g].entry_block;
     for (size_t v = 0; v < tg.task->vars.size(); ++v) t.var_slot.push_back(next_slot_++);
-    t.local_arrays = local_arrays(*tg.task);
     t.leaf = tg.leaf;
     t.record_words = next_slot_;
     p_.record_words = std::max(p_.record_words, next_slot_);
@@ -58,7 +51,6 @@ class Lowering {
     // One block per distinct ancestor set; the empty set (0) is the entry.
     std::vector<int> block_of_set(n + 1, -1);
     std::vector<int> block_of_node(n);
-    std::map<int, std::vector<const ntg::Node *>> block_nodes;  // in the order of its ops
     int entry = new_block(g.id);
     p_.blocks[entry].is_entry = true;
     p_.graphs[g.id].entry_block = entry;
@@ -76,11 +68,9 @@ class Lowering {
         ++parallel_nodes;
         p_.nodes[node.id].graph = g.id;
       }
-      Op op = make_op(node);
+      Op op = make_op(node);  // may add blocks: p_.blocks[b] only after it
       p_.blocks[b].ops.push_back(std::move(op));
-      block_nodes[b].push_back(&node);
     }
-    for (auto &[b, nodes] : block_nodes) sink_parallel_ops(p_.blocks[b].ops, nodes);
 
     // What each block waits on: the parallel nodes and the other blocks
     // that feed its nodes directly.
@@ -105,81 +95,6 @@ class Lowering {
     }
     cg.outstanding_init = parallel_nodes + int(cg.blocks.size());
     return g.id;
-  }
-
-  // A block's parallel ops start events; the statements after them in the
-  // block do not depend on them (a node that does has them among its
-  // parallel ancestors, so it runs in a later block). An assignment that
-  // only computes moves before the parallel ops it does not conflict with,
-  // so that a block more often ends with the op that starts its last event
-  // and its end need not be counted or signalled (imply_block_ends): UTS's
-  // `total: long = 1` after its map. Nothing that takes longer moves: a
-  // loop or an allocation would hold the calls back.
-  void sink_parallel_ops(std::vector<Op> &ops, std::vector<const ntg::Node *> &nodes) const {
-    // Each op moving left past the parallel ops before it, one swap at a
-    // time, took time quadratic in a block of calls each after its own
-    // `v: int`. The same order in one pass: parallel ops keep their order,
-    // and so do the others, each before the parallel op numbered its slot.
-    // An op that stays has the slot after every parallel op before it; one
-    // that moves stops after the last parallel op before it that it
-    // conflicts with (it writes what that op reads or writes, or reads what
-    // that op writes), and never passes the op before it that is not
-    // parallel.
-    std::map<int, int> last_use, last_write;  // variable -> the last parallel op so far using it
-    std::vector<int> slot(ops.size());
-    int parallel = 0, floor = 0;  // the parallel ops so far; the last other op's slot
-    for (size_t i = 0; i < ops.size(); ++i) {
-      const ntg::Dep &d = nodes[i]->dep;
-      if (ops[i].parallel) {
-        slot[i] = parallel;
-        for (int v : d.x) last_use[v] = parallel;
-        for (int v : d.y) last_use[v] = last_write[v] = parallel;
-        ++parallel;
-        continue;
-      }
-      int s = parallel;
-      if (only_computes(*nodes[i])) {
-        s = floor;
-        for (int v : d.y)
-          if (auto it = last_use.find(v); it != last_use.end()) s = std::max(s, it->second + 1);
-        for (int v : d.x)
-          if (auto it = last_write.find(v); it != last_write.end()) s = std::max(s, it->second + 1);
-      }
-      slot[i] = floor = s;
-    }
-    std::vector<size_t> order(ops.size());
-    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-      return std::pair(slot[a], ops[a].parallel) < std::pair(slot[b], ops[b].parallel);
-    });
-    std::vector<Op> sorted_ops;
-    std::vector<const ntg::Node *> sorted_nodes;
-    sorted_ops.reserve(ops.size());
-    sorted_nodes.reserve(ops.size());
-    for (size_t i : order) {
-      sorted_ops.push_back(std::move(ops[i]));
-      sorted_nodes.push_back(nodes[i]);
-    }
-    ops = std::move(sorted_ops);
-    nodes = std::move(sorted_nodes);
-  }
-
-  // Whether node is `x: t = e`, `x: t` or `x <- e`, x a variable (not a
-  // loop's element, which names an element of an array that a call may
-  // read) and e only computing from variables and literals.
-  bool only_computes(const ntg::Node &node) const {
-    if (node.kind != ntg::NodeKind::Stmt || node.spawns) return false;
-    const anf::Stmt &st = *node.stmt;
-    if (st.kind == anf::StmtKind::Set) {
-      if (!st.target || st.target->kind != ast::ExprKind::Name || !st.target->var ||
-          tg_->task->element_of(st.target->var))
-        return false;
-    } else if (st.kind != anf::StmtKind::Let) {
-      return false;
-    }
-    return !st.expr || kite::only_computes(*st.expr, [](const ast::Expr &name) {
-      return name.var != nullptr || name.global != nullptr;
-    });
   }
 
   int new_block(int graph, BlockKind kind = BlockKind::Normal) {
@@ -234,7 +149,7 @@ class Lowering {
   // A direct map's body as inline ops (ir/direct_maps.h): its calls
   // report to the body's graph and store their results as `plan` says.
   // `calls` counts the calls (the events the body's graph waits for).
-  std::vector<Op> direct_ops(const ntg::Graph &g, const direct_maps::Plan &plan, int body,
+  std::vector<Op> direct_ops(const ntg::Graph &g, const ntg::DirectMap &plan, int body,
                              int &calls) {
     std::vector<Op> ops;
     for (auto &np : g.nodes) {
@@ -264,8 +179,9 @@ class Lowering {
   }
 
   bool lower_direct_map(const ntg::Node &node, Op &op) {
-    direct_maps::Plan plan;
-    if (!direct_maps::find(node, p_.nodes.size(), plan)) return false;
+    auto direct = in_.direct_maps.find(node.id);
+    if (direct == in_.direct_maps.end()) return false;
+    const ntg::DirectMap &plan = direct->second;
     const ntg::Graph &g = *node.graphs[0];
     const anf::Stmt &st = *node.stmt;
     int calls = 0;
@@ -403,7 +319,6 @@ class Lowering {
     // can run a chunk of iterations one after another.
     op.chunked = node.graphs[0]->dep.arrow == ntg::Arrow::Seq;
     if (op.chunked && !op.reduction.scan) op.step_slot = next_slot_++;
-    op.kernel = op.chunked && !op.reduction.scan && !kernels::allocates_or_prints(*node.stmt);
     if (op.reduction.scan) {
       op.totals_slot = next_slot_++;
       op.phase_slot = next_slot_++;
@@ -433,6 +348,7 @@ class Lowering {
   }
 
   Program &p_;
+  const ntg::Program &in_;
   const ntg::TaskGraph *tg_ = nullptr;
   int task_ = -1;
   int next_slot_ = 0;
@@ -461,85 +377,11 @@ bool answered_at_call(const Program &p, const Op &op) {
          p.nodes[size_t(op.node)].detached_from < 0;
 }
 
-namespace {
-
-// A graph ends when all its events have: its parallel nodes and its
-// blocks. A parallel node that some block of the graph waits for ends
-// before that block does, so it need not count: fib's continuation waits
-// for both calls, and the calls no longer count down the branch's counter
-// as well (one atomic fewer per call). Only in graphs that end a task or a
-// node: the others (loops' bodies, maps' iterations and chunks) count
-// every event, and so does a node that notifies a block making a tail call
-// (which must find the graph's count already down, see the backend's
-// tail_blocks). Blocks that notify another keep counting: leaving them out
-// as well made UTS 3.5% faster but N-queens 12% slower on an H200
-// (docs/design.md, section 4); a block whose last op starts an event of
-// its graph does not (imply_block_ends).
-void imply_waited_nodes(Program &p) {
-  for (NodeInfo &n : p.nodes) {
-    if (n.graph < 0 || n.direct || n.notify.empty()) continue;
-    const Graph &g = p.graphs[n.graph];
-    if (g.id < 0 || (g.end != GraphEnd::Task && g.end != GraphEnd::Node)) continue;
-    bool implied = true;
-    for (int b : n.notify) implied &= p.blocks[b].graph == n.graph && !takes_over(p.blocks[b].ops);
-    if (!implied) continue;
-    n.implied = true;
-    p.graphs[n.graph].outstanding_init -= 1;
-  }
-}
-
-// A block that does nothing after its last op, when that op starts an
-// event of the block's own graph, ends before that event happens: the
-// graph's counter need not count the block's end, since it cannot reach
-// zero before that event, which comes after everything the block did; nor
-// need the blocks it notifies, when they wait for that event as well.
-// The event is a call's or a parallel if's or case's node, counted in the
-// graph, or implied by the blocks that wait for it (which run after it),
-// so that some counted event comes later still. A branch whose completion
-// happens inline (a call-free branch taken) may then finish the task inside
-// the op: nothing of the block runs after it. As for implied nodes, only
-// graphs that end a task or a node, and none with a block that makes a tail
-// call (its callee takes the counters over).
-void imply_block_ends(Program &p) {
-  std::vector<bool> tail(p.graphs.size(), false);  // a block of the graph makes a tail call
-  for (const Block &b : p.blocks)
-    if (b.kind == BlockKind::Normal && takes_over(b.ops)) tail[size_t(b.graph)] = true;
-  for (Block &b : p.blocks) {
-    if (b.kind != BlockKind::Normal || b.ops.empty()) continue;
-    Graph &g = p.graphs[b.graph];
-    if (g.end != GraphEnd::Task && g.end != GraphEnd::Node) continue;
-    if (tail[size_t(b.graph)]) continue;
-    const Op &last = b.ops.back();
-    const bool starts = (last.kind == OpKind::Spawn && !last.tail) ||
-                        ((last.kind == OpKind::If || last.kind == OpKind::Case) && last.parallel) ||
-                        last.kind == OpKind::Map;
-    if (!starts || last.node < 0) continue;
-    const NodeInfo &n = p.nodes[last.node];
-    if (n.graph != b.graph || n.direct) continue;
-    // The blocks it notifies must wait for that event too, which then tells
-    // them of the block's end: UTS's `children` continuation waits for its
-    // map alone, not for the entry block as well.
-    bool waited = true;
-    for (int w : b.notify)
-      waited &= std::find(n.notify.begin(), n.notify.end(), w) != n.notify.end();
-    if (!waited) continue;
-    for (int w : b.notify)
-      if (--p.blocks[w].counter_init == 1) p.blocks[w].counter_slot = -1;
-    b.notify.clear();
-    b.end_implied = true;
-    g.outstanding_init -= 1;
-  }
-}
-
-}  // namespace
-
 Program lower(const ntg::Program &graphs) {
   Program p;
   p.anf = graphs.anf;
   Lowering l(p, graphs);
   for (auto &tg : graphs.tasks) l.lower_task(tg);
-  imply_waited_nodes(p);
-  imply_block_ends(p);
   return p;
 }
 

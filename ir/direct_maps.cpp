@@ -91,7 +91,7 @@ class Scan {
     return true;
   }
 
-  Plan plan;
+  ntg::DirectMap plan;
 
  private:
   bool mentions(const ast::Expr &e) const {
@@ -117,9 +117,9 @@ bool assigns(const ntg::Graph &g, int var) {
   return found;
 }
 
-}  // namespace
-
-bool find(const ntg::Node &map, size_t num_nodes, Plan &plan) {
+// Whether `map`, a Map node of the graphs of a program with `num_nodes`
+// nodes, is direct; if so, its plan.
+bool direct(const ntg::Node &map, size_t num_nodes, ntg::DirectMap &plan) {
   const ntg::Graph &g = *map.graphs[0];
   const anf::Stmt &st = *map.stmt;
   if (g.dep.arrow == ntg::Arrow::Seq) return false;  // no calls: a chunked map
@@ -135,6 +135,18 @@ bool find(const ntg::Node &map, size_t num_nodes, Plan &plan) {
   if (!scan.graph(g, stores) || stores > 1) return false;
   plan = std::move(scan.plan);
   return true;
+}
+
+}  // namespace
+
+void find(ntg::Program &graphs) {
+  for (const ntg::TaskGraph &t : graphs.tasks) {
+    ntg::for_each_node(*t.body, [&](const ntg::Node &n) {
+      ntg::DirectMap plan;
+      if (n.kind == ntg::NodeKind::Map && direct(n, size_t(graphs.num_nodes), plan))
+        graphs.direct_maps[n.id] = std::move(plan);
+    });
+  }
 }
 
 }  // namespace kite::direct_maps

@@ -43,12 +43,30 @@ class Finder : public anf::Visitor {
   }
 };
 
-}  // namespace
-
 bool allocates_or_prints(const Stmt &map) {
   Finder f;
   f.visit(map.body);
   return f.found;
+}
+
+void mark(std::vector<cps::Op> &ops);
+
+void mark(cps::Op &op) {
+  op.kernel = op.chunked && !op.reduction.scan && !allocates_or_prints(*op.stmt);
+  for (auto &part : op.inline_ops) mark(part);
+}
+
+void mark(std::vector<cps::Op> &ops) {
+  for (cps::Op &op : ops) mark(op);
+}
+
+}  // namespace
+
+void mark(cps::Program &blocks) {
+  for (cps::Block &b : blocks.blocks) {
+    mark(b.ops);
+    if (b.loop.stmt) mark(b.loop);
+  }
 }
 
 }  // namespace kite::kernels

@@ -9,12 +9,13 @@
 // kind as that kernel (docs/design.md, "Maps as kernels").
 #pragma once
 
-#include "ir/anf.h"
+#include "ir/cps.h"
 
 namespace kite::kernels {
 
-// Whether the body of map `map` allocates (new, constructors, tuples,
-// anonymous tasks, futures) or prints, anywhere in it.
-bool allocates_or_prints(const anf::Stmt &map);
+// Marks those maps and reductions (cps::Op::kernel): the chunked ones,
+// not scans, whose bodies allocate nothing (new, constructors, tuples,
+// anonymous tasks, futures) and print nothing, anywhere in them.
+void mark(cps::Program &blocks);
 
 }  // namespace kite::kernels

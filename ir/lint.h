@@ -7,16 +7,14 @@
 // determines only the name it is made through).
 #pragma once
 
-#include <set>
-
 #include "frontend/diagnostics.h"
 #include "ir/ntg.h"
 
 namespace kite {
 
-// `written`: the variables calls may write through (frontend/lint.h); a call
-// given an array it only reads does not make a later read unordered.
-void warn_unordered_reads(const ntg::Program &program, const std::set<const ast::VarDecl *> &written,
-                          Diagnostics &diags);
+// A call given an array it only reads (found on the ANF: the task writes
+// through no parameter it is given in) does not make a later read
+// unordered.
+void warn_unordered_reads(const ntg::Program &program, Diagnostics &diags);
 
 }  // namespace kite

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "frontend/check.h"
+#include "ir/cps.h"
 
 namespace kite::cps {
 
@@ -76,8 +77,8 @@ class LocalArrays : public anf::Visitor {
 
 }  // namespace
 
-std::vector<const ast::VarDecl *> local_arrays(const anf::Task &t) {
-  return LocalArrays().find(t);
+void find_local_arrays(Program &blocks) {
+  for (Task &t : blocks.tasks) t.local_arrays = LocalArrays().find(*t.source);
 }
 
 }  // namespace kite::cps

@@ -1,4 +1,4 @@
-// Nested task graphs: graph building and flattening.
+// Nested task graphs: graph building and linking.
 #include "ir/ntg.h"
 
 #include <fmt/format.h>
@@ -52,13 +52,13 @@ std::vector<std::vector<int>> Graph::all_preds() const {
 
 // --- Building graphs -------------------------------------------------------
 
-namespace {
-
 void free_vars(const Expr &e, std::set<int> &out) {
   ast::for_each_expr(e, [&](const Expr &x) {
     if (x.kind == ExprKind::Name && x.var) out.insert(x.var->id);
   });
 }
+
+namespace {
 
 // Figure 7: the variables an assignment to `l` determines, and those that
 // determine it.
@@ -99,13 +99,94 @@ void atomic_writes(const Expr &e, std::set<int> &determined, std::set<int> &dete
   ast::for_each_expr(e, [&](const Expr &x) { atomic_write(x, determined, determining); });
 }
 
+// `vars` and, for each loop element among them, the variables its loop's
+// collection is reached through (Figure 7's flvs of the collection
+// expression: `a` for `for (x = a)`, `p` for `for (x = p.items)`), those of
+// an enclosing loop's element in turn. Writing the element writes the array
+// and reading it reads the array, so the element orders with the statements
+// that name the array, as `a[i]` does.
+std::set<int> with_collections(const anf::Task &task, const std::set<int> &vars) {
+  std::set<int> out = vars;
+  std::vector<int> pending(vars.begin(), vars.end());
+  while (!pending.empty()) {
+    int v = pending.back();
+    pending.pop_back();
+    const Stmt *loop = task.loop_of[size_t(v)];
+    if (!loop || loop->elem_var->id != v) continue;
+    for (int c : flvs(*loop->expr).first)
+      if (out.insert(c).second) pending.push_back(c);
+  }
+  return out;
+}
+
+}  // namespace
+
+void link(const anf::Task &task, Graph &g) {
+  // Link (§3.3.3): from the nearest earlier node that determines each
+  // variable in X, and from all earlier nodes that depend on a variable in Y.
+  // Those that depend on v before the nearest node k that determines it
+  // already come before k, so a node that waits for k (v in its X) needs
+  // only the ones after k: the edges grow linearly with a chain of
+  // statements that read and write one variable. Each variable's last
+  // determining node and the nodes depending on it since are kept as the
+  // nodes are visited.
+  // A loop's element stands for its collection: a node that reads or
+  // determines it reads or determines the variable the collection is
+  // reached through as well (with_collections).
+  std::vector<Dep> deps;
+  for (auto &node : g.nodes)
+    deps.push_back({with_collections(task, node->dep.x), with_collections(task, node->dep.y),
+                    node->dep.arrow});
+  g.edges.clear();
+  std::map<int, int> last_writer;               // variable -> node
+  std::map<int, std::vector<int>> readers;      // variable -> nodes since its last writer
+  std::map<int, std::vector<int>> all_readers;  // variable -> nodes
+  for (size_t j = 0; j < g.nodes.size(); ++j) {
+    std::set<int> from;
+    const Dep &d = deps[j];
+    for (int v : d.x)
+      if (auto w = last_writer.find(v); w != last_writer.end()) from.insert(w->second);
+    for (int v : d.y) {
+      if (d.x.count(v) || !last_writer.count(v)) {
+        for (int i : readers[v]) from.insert(i);
+      } else {
+        for (int i : all_readers[v]) from.insert(i);
+      }
+    }
+    for (int i : from) g.edges.push_back({i, int(j)});
+    for (int v : d.x) {
+      readers[v].push_back(int(j));
+      all_readers[v].push_back(int(j));
+    }
+    for (int v : d.y) {
+      last_writer[v] = int(j);
+      readers[v].clear();
+    }
+  }
+  // (11), composed in place: the set grows with the graph, and a copy
+  // per node would take time quadratic in a long graph.
+  g.dep = {};
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    const Dep &d = g.nodes[i]->dep;
+    if (i == 0) {
+      g.dep = d;
+      continue;
+    }
+    for (int v : d.x)
+      if (!g.dep.y.count(v)) g.dep.x.insert(v);
+    g.dep.y.insert(d.y.begin(), d.y.end());
+    g.dep.arrow = std::max(g.dep.arrow, d.arrow);
+  }
+  g.ancestors = parallel_ancestors(g);
+}
+
+namespace {
+
 class Builder {
  public:
-  Builder(Program &p, BuildOptions options, std::set<const ast::TaskDecl *> recursive)
-      : p_(p), options_(options), recursive_(std::move(recursive)) {}
+  explicit Builder(Program &p) : p_(p) {}
 
   TaskGraph build_task(const anf::Task &t) {
-    in_recursive_ = recursive_.count(t.decl.get()) > 0;
     task_ = &t;
     TaskGraph tg;
     tg.task = &t;
@@ -117,86 +198,9 @@ class Builder {
   std::unique_ptr<Graph> build_graph(const StmtList &list) {
     auto g = std::make_unique<Graph>();
     g->id = p_.num_graphs++;
-    for (auto &s : list) {
-      auto node = build_node(*s);
-      if (options_.optimize && node->kind == NodeKind::If && node->parallel() && flatten(*node, *g))
-        continue;
-      g->nodes.push_back(std::move(node));
-    }
-    // Link (§3.3.3): from the nearest earlier node that determines each
-    // variable in X, and from all earlier nodes that depend on a variable in Y.
-    // Those that depend on v before the nearest node k that determines it
-    // already come before k, so a node that waits for k (v in its X) needs
-    // only the ones after k: the edges grow linearly with a chain of
-    // statements that read and write one variable. Each variable's last
-    // determining node and the nodes depending on it since are kept as the
-    // nodes are visited.
-    // A loop's element stands for its collection: a node that reads or
-    // determines it reads or determines the variable the collection is
-    // reached through as well (with_collections).
-    std::vector<Dep> deps;
-    for (auto &node : g->nodes)
-      deps.push_back({with_collections(node->dep.x), with_collections(node->dep.y), node->dep.arrow});
-    std::map<int, int> last_writer;              // variable -> node
-    std::map<int, std::vector<int>> readers;     // variable -> nodes since its last writer
-    std::map<int, std::vector<int>> all_readers;  // variable -> nodes
-    for (size_t j = 0; j < g->nodes.size(); ++j) {
-      std::set<int> from;
-      const Dep &d = deps[j];
-      for (int v : d.x)
-        if (auto w = last_writer.find(v); w != last_writer.end()) from.insert(w->second);
-      for (int v : d.y) {
-        if (d.x.count(v) || !last_writer.count(v)) {
-          for (int i : readers[v]) from.insert(i);
-        } else {
-          for (int i : all_readers[v]) from.insert(i);
-        }
-      }
-      for (int i : from) g->edges.push_back({i, int(j)});
-      for (int v : d.x) {
-        readers[v].push_back(int(j));
-        all_readers[v].push_back(int(j));
-      }
-      for (int v : d.y) {
-        last_writer[v] = int(j);
-        readers[v].clear();
-      }
-    }
-    // (11), composed in place: the set grows with the graph, and a copy
-    // per node would take time quadratic in a long graph.
-    for (size_t i = 0; i < g->nodes.size(); ++i) {
-      const Dep &d = g->nodes[i]->dep;
-      if (i == 0) {
-        g->dep = d;
-        continue;
-      }
-      for (int v : d.x)
-        if (!g->dep.y.count(v)) g->dep.x.insert(v);
-      g->dep.y.insert(d.y.begin(), d.y.end());
-      g->dep.arrow = std::max(g->dep.arrow, d.arrow);
-    }
-    g->ancestors = parallel_ancestors(*g);
+    for (auto &s : list) g->nodes.push_back(build_node(*s));
+    link(*task_, *g);
     return g;
-  }
-
-  // `vars` and, for each loop element among them, the variables its
-  // loop's collection is reached through (Figure 7's flvs of the collection
-  // expression: `a` for `for (x = a)`, `p` for `for (x = p.items)`), those
-  // of an enclosing loop's element in turn. Writing the element writes the
-  // array and reading it reads the array, so the element orders with the
-  // statements that name the array, as `a[i]` does.
-  std::set<int> with_collections(const std::set<int> &vars) const {
-    std::set<int> out = vars;
-    std::vector<int> pending(vars.begin(), vars.end());
-    while (!pending.empty()) {
-      int v = pending.back();
-      pending.pop_back();
-      const Stmt *loop = task_->loop_of[size_t(v)];
-      if (!loop || loop->elem_var->id != v) continue;
-      for (int c : flvs(*loop->expr).first)
-        if (out.insert(c).second) pending.push_back(c);
-    }
-    return out;
   }
 
   std::unique_ptr<Node> build_node(const Stmt &s) {
@@ -261,9 +265,7 @@ class Builder {
       case StmtKind::For:    // (9)
       case StmtKind::Map: {  // (10)
         n->kind = s.kind == StmtKind::For ? NodeKind::For : NodeKind::Map;
-        ++loop_depth_;
         n->graphs.push_back(build_graph(s.body));
-        --loop_depth_;
         Dep body = n->graphs[0]->dep;
         int elem = s.elem_var->id, index = s.index_var->id;
         body.x.erase(elem);
@@ -276,23 +278,13 @@ class Builder {
         }
         body.y.erase(index);
         if (s.kind == StmtKind::Map) body.arrow = Arrow::Par;
-        // A reduction runs in parallel chunks; one inside another loop's
-        // body stays in its iteration, on its lane, and one in a recursive
-        // task stays in order (reductions::recursive_tasks).
-        if (s.kind == StmtKind::For && options_.optimize && loop_depth_ == 0 && !in_recursive_ &&
-            body.arrow == Arrow::Seq) {
-          n->reduction = reductions::find(*task_, s);
-          if (!n->reduction.empty()) body.arrow = Arrow::Par;
-        }
         free_vars(*s.expr, d.x);
         d = d + body;
         break;
       }
       case StmtKind::While: {  // (9), with the condition read before every iteration
         n->kind = NodeKind::For;
-        ++loop_depth_;
         n->graphs.push_back(build_graph(s.body));
-        --loop_depth_;
         free_vars(*s.expr, d.x);
         d = d + n->graphs[0]->dep;
         break;
@@ -309,73 +301,16 @@ class Builder {
     return n;
   }
 
-  // Graph flattening (§3.3.4, left as future work by the paper): an `if`
-  // whose branches touch disjoint variables becomes two `if`s on the same
-  // condition, one per branch, so what follows one branch need not wait for
-  // the other. The condition is read by both before either branch runs, and
-  // neither branch may determine it. Returns true if it added the two halves.
-  bool flatten(Node &n, Graph &g) {
-    const Dep &a = n.graphs[0]->dep, &b = n.graphs[1]->dep;
-    if (n.graphs[0]->nodes.empty() || n.graphs[1]->nodes.empty()) return false;
-    auto meets = [](const std::set<int> &x, const std::set<int> &y) {
-      for (int v : x)
-        if (y.count(v)) return true;
-      return false;
-    };
-    std::set<int> cond;
-    free_vars(*n.stmt->expr, cond);
-    // Both halves evaluate the condition: it must have no effects.
-    if (contains_call(*n.stmt->expr)) return false;
-    if (meets(a.y, b.x) || meets(a.y, b.y) || meets(b.y, a.x) || meets(a.y, cond) ||
-        meets(b.y, cond) || has_return(*n.graphs[0]) || has_return(*n.graphs[1]))
-      return false;
-    for (int half = 0; half < 2; ++half) {
-      auto h = std::make_unique<Node>();
-      h->id = half == 0 ? n.id : p_.num_nodes++;
-      h->kind = NodeKind::If;
-      h->stmt = n.stmt;
-      h->flattened = true;
-      h->graphs.push_back(half == 0 ? std::move(n.graphs[0]) : empty_graph());
-      h->graphs.push_back(half == 0 ? empty_graph() : std::move(n.graphs[1]));
-      h->dep.x = cond;
-      h->dep = h->dep + h->graphs[0]->dep + h->graphs[1]->dep;
-      g.nodes.push_back(std::move(h));
-    }
-    return true;
-  }
-
-  static bool contains_call(const Expr &e) {
-    bool found = false;
-    for_each_expr(e, [&](const Expr &x) { found = found || x.kind == ExprKind::Call; });
-    return found;
-  }
-
-  std::unique_ptr<Graph> empty_graph() {
-    auto g = std::make_unique<Graph>();
-    g->id = p_.num_graphs++;
-    return g;
-  }
-
-  static bool has_return(const Graph &g) {
-    bool found = false;
-    for_each_node(g, [&](const Node &n) { found = found || n.stmt->kind == StmtKind::Return; });
-    return found;
-  }
-
   Program &p_;
-  BuildOptions options_;
-  int loop_depth_ = 0;  // loop bodies (for, while, map) around the node being built
-  std::set<const ast::TaskDecl *> recursive_;  // reductions::recursive_tasks
-  bool in_recursive_ = false;              // the task being built is one
-  const anf::Task *task_ = nullptr;        // the task being built
+  const anf::Task *task_ = nullptr;  // the task being built
 };
 
 }  // namespace
 
-Program build(const anf::Program &program, const BuildOptions &options) {
+Program build(const anf::Program &program) {
   Program p;
   p.anf = &program;
-  Builder b(p, options, reductions::recursive_tasks(program));
+  Builder b(p);
   for (const anf::Task &t : program.tasks) p.tasks.push_back(b.build_task(t));
   return p;
 }

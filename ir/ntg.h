@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <iosfwd>
+#include <map>
 #include <memory>
 #include <set>
 #include <vector>
@@ -39,7 +40,7 @@ struct Node {
   bool spawns = false;  // a stmt node whose statement calls a task
   // Optimisations (§3.3.4), shown by --dump-ntg:
   bool tail_call = false;  // the task's last call: the callee finishes the task
-  bool flattened = false;  // one half of an `if` split in two (graph flattening)
+  bool flattened = false;  // one half of an `if` split in two (ir/flatten.h)
   // A For that is a reduction (ir/reductions.h) at the top of its task, not
   // in another loop's body: its accumulators. The node is parallel; its
   // iterations run in chunks, in any order.
@@ -87,17 +88,32 @@ struct TaskGraph {
   LeafAnswer leaf;  // found unless -O0
 };
 
+// What the lowering does with a direct map's body (ir/direct_maps.h):
+// every call runs with nothing waiting for it, and the stores below are
+// done by their calls.
+struct DirectMap {
+  // A call's node -> the `c <- t` that stores its result when it arrives;
+  // a call not listed drops its result (`f(x);`).
+  std::map<int, const anf::Stmt *> store_of;
+  std::set<int> stores;  // the nodes of those stores: the lowering leaves them out
+};
+
 struct Program {
   const anf::Program *anf = nullptr;  // what the graphs' nodes point into
   std::vector<TaskGraph> tasks;
   int num_nodes = 0, num_graphs = 0;
+  std::map<int, DirectMap> direct_maps;  // by Map node: the direct ones (ir/direct_maps.h)
 };
 
-struct BuildOptions {
-  bool optimize = true;  // graph flattening (§3.3.4) and parallel reductions
-};
+// The graphs of every task of `program`, one node per statement, linked.
+Program build(const anf::Program &program);
 
-Program build(const anf::Program &program, const BuildOptions &options = {});
+// Computes g's edges (§3.3.3), its dependency (11) and its nodes' parallel
+// ancestors from its nodes' dependencies; for a pass that changes its nodes.
+void link(const anf::Task &task, Graph &g);
+
+// Adds the variables e reads to `out`.
+void free_vars(const ast::Expr &e, std::set<int> &out);
 
 // Readable text: every task's graph, nodes with statement and dependency,
 // and edges. `dump_dot` prints the same as Graphviz.

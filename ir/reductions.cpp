@@ -6,6 +6,7 @@
 
 #include "frontend/check.h"
 #include "ir/anf.h"
+#include "ir/ntg.h"
 
 namespace kite::reductions {
 
@@ -271,8 +272,10 @@ void callees(const StmtList &list, std::set<const TaskDecl *> &out) {
   });
 }
 
-}  // namespace
-
+// The tasks that may call themselves, directly or through other named
+// tasks. They run many times on small pieces of work: kitec keeps their
+// loops in order, where a parallel loop would cost each call a block of
+// its own to wait in.
 std::set<const TaskDecl *> recursive_tasks(const anf::Program &program) {
   std::map<const TaskDecl *, std::set<const TaskDecl *>> calls;
   for (const anf::Task &task : program.tasks) callees(task.body, calls[task.decl.get()]);
@@ -294,6 +297,43 @@ std::set<const TaskDecl *> recursive_tasks(const anf::Program &program) {
     }
   }
   return out;
+}
+
+}  // namespace
+
+namespace {
+
+// Marks the reductions among the For nodes of g, which is in no loop's
+// body, and the nodes and graphs around them parallel; returns whether any
+// node of g became parallel. A loop whose body already runs in parallel
+// (it calls a task) stays what it is.
+bool mark(const anf::Task &task, ntg::Graph &g) {
+  bool changed = false;
+  for (auto &n : g.nodes) {
+    bool parallel = false;
+    if (n->kind == ntg::NodeKind::For) {
+      if (n->graphs[0]->dep.arrow != ntg::Arrow::Seq) continue;
+      n->reduction = find(task, *n->stmt);
+      parallel = !n->reduction.empty();
+    } else if (n->kind != ntg::NodeKind::Map) {
+      for (auto &sub : n->graphs) parallel |= mark(task, *sub);
+    }
+    if (!parallel) continue;
+    n->dep.arrow = ntg::Arrow::Par;
+    changed = true;
+  }
+  if (!changed) return false;
+  g.dep.arrow = ntg::Arrow::Par;
+  g.ancestors = ntg::parallel_ancestors(g);
+  return true;
+}
+
+}  // namespace
+
+void mark(ntg::Program &graphs) {
+  std::set<const TaskDecl *> recursive = recursive_tasks(*graphs.anf);
+  for (ntg::TaskGraph &t : graphs.tasks)
+    if (!recursive.count(t.task->decl.get())) mark(*t.task, *t.body);
 }
 
 }  // namespace kite::reductions

@@ -20,7 +20,6 @@
 // variables with one atomic read-modify-write.
 #pragma once
 
-#include <set>
 #include <string>
 #include <vector>
 
@@ -29,8 +28,10 @@
 namespace kite::anf {
 struct Stmt;
 struct Task;
-struct Program;
 }  // namespace kite::anf
+namespace kite::ntg {
+struct Program;
+}  // namespace kite::ntg
 
 namespace kite::reductions {
 
@@ -63,10 +64,12 @@ std::string describe(const Reduction &r);
 // What `for` loop `loop` is; empty if it is neither a reduction nor a scan.
 Reduction find(const anf::Task &task, const anf::Stmt &loop);
 
-// The tasks that may call themselves, directly or through other named
-// tasks. They run many times on small pieces of work: kitec keeps their
-// loops in order, where a parallel loop would cost each call a block of
-// its own to wait in.
-std::set<const ast::TaskDecl *> recursive_tasks(const anf::Program &program);
+// The pass (run unless -O0): marks the `for` loops of the task graphs that
+// are reductions or scans (ntg::Node::reduction), and them parallel, with
+// what contains them. Only loops in no other loop's body, and none in a
+// task that may call itself: such a task runs many times on small pieces of
+// work, and a parallel loop would cost each call a block of its own to
+// wait in.
+void mark(ntg::Program &graphs);
 
 }  // namespace kite::reductions

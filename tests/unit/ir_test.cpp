@@ -117,15 +117,14 @@ TEST_CASE("CPS: fib's sum is one continuation waiting for two results") {
 }
 
 // A program whose main calls f, then runs `second` (which declares y),
-// lowered; main's body graph has two blocks.
+// through every stage of the CPS blocks; main's body graph has two blocks.
 struct CallThen {
   Compiled c;
-  cps::Program p;
+  const cps::Program &p = c.c.blocks;
   const cps::Graph *g = nullptr;
   explicit CallThen(const std::string &second)
       : c("task f(): int { return 1; }\n"
-          "task main(): int {\n  x = f();\n  " + second + "\n  return x + y;\n}\n"),
-        p(cps::lower(c.graphs)) {
+          "task main(): int {\n  x = f();\n  " + second + "\n  return x + y;\n}\n") {
     g = &p.graphs[p.tasks[1].body_graph];
     REQUIRE(g->blocks.size() == 2);
   }
