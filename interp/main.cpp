@@ -8,9 +8,10 @@
 // The program is parsed and checked as kitec does it (the same errors, exit
 // status 1), then interpreted (interp/interp.h). It takes kite-run's
 // options (runtime-cl/host/options.h): those that only shape the device run
-// are accepted and ignored, so that a kite-run command line works unchanged. Every failure is "kite-interp: error:
-// <message>" on stderr and exit status 1, a run-time error with its Kite
-// location as kite-run gives it.
+// are accepted and ignored, so that a kite-run command line works unchanged.
+// Every failure is "kite-interp: error: <message>" on stderr and exit status
+// 1, a run-time error with its Kite location and message as kite-run gives
+// it (runtime-cl/host/run_errors.h).
 //
 // With --races the run also reports every pair of accesses to one array
 // element or struct field, one of them a write, that Kite's rules leave
