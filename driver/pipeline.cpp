@@ -4,6 +4,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -56,19 +59,23 @@ int compile(const SourceFile &file, const CompileOptions &o, std::ostream &diagn
   // Whether stage s runs: -O0 skips some (driver/stages.def).
   auto runs = [&](Stage s) { return o.optimize || info(s).o0 == O0::Run; };
   // After stage s: the IR it left verified (the typed AST only while it has
-  // no errors, which are reported first), and printed if the command line
-  // asks for the program after s, which then ends the compilation (true).
+  // no errors, which are reported first; a problem is a compiler bug), and
+  // printed if the command line asks for the program after s, which then
+  // ends the compilation (true).
   auto after = [&](Stage s) {
+    Problems problems;
     switch (info(s).ir) {
       case Ir::Ast:
-        if (s >= Stage::check && diags.error_count() == 0) verify_checked(*program);
+        if (s >= Stage::check && diags.error_count() == 0) problems = verify_checked(*program);
         break;
-      case Ir::Anf: verify(anf); break;
-      case Ir::Ntg: verify(graphs); break;
-      case Ir::Cps: verify(blocks); break;
+      case Ir::Anf: problems = verify(anf); break;
+      case Ir::Ntg: problems = verify(graphs); break;
+      case Ir::Cps: problems = verify(blocks); break;
       case Ir::Plan:
       case Ir::OpenCl: break;
     }
+    if (!problems.empty())
+      internal_error(fmt::format("after {}: {}", info(s).name, fmt::join(problems, "; ")));
     if (o.dump_after != s) return false;
     diags.release_warnings();
     diags.check_no_errors();

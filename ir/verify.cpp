@@ -5,22 +5,23 @@
 
 #include <set>
 
-#include "frontend/diagnostics.h"
 #include "ir/anf.h"
 
 namespace kite {
 
 namespace {
 
-void verify_graph(const ntg::Graph &g, std::set<int> &node_ids) {
+void verify_graph(const ntg::Graph &g, std::set<int> &node_ids, Problems &problems) {
   if (g.ancestors != ntg::parallel_ancestors(g))
-    internal_error(fmt::format("task graph g{}: its nodes' parallel ancestors are stale", g.id));
+    problems.push_back(fmt::format("task graph g{}: its nodes' parallel ancestors are stale", g.id));
   for (auto [from, to] : g.edges)
     if (from >= to || to >= int(g.nodes.size()))
-      internal_error(fmt::format("task graph g{}: edge {} -> {} is not forward", g.id, from, to));
+      problems.push_back(
+          fmt::format("task graph g{}: edge {} -> {} is not forward", g.id, from, to));
   for (auto &n : g.nodes) {
-    if (!node_ids.insert(n->id).second) internal_error(fmt::format("node n{} appears twice", n->id));
-    for (auto &sub : n->graphs) verify_graph(*sub, node_ids);
+    if (!node_ids.insert(n->id).second)
+      problems.push_back(fmt::format("node n{} appears twice", n->id));
+    for (auto &sub : n->graphs) verify_graph(*sub, node_ids, problems);
   }
 }
 
@@ -30,42 +31,42 @@ std::string where(const ast::TaskDecl &t, SourceLoc loc) {
 
 class CheckedVerifier : public ast::Visitor {
  public:
-  explicit CheckedVerifier(const ast::TaskDecl &t) : task_(t) {}
+  CheckedVerifier(const ast::TaskDecl &t, Problems &problems) : task_(t), problems_(problems) {}
   using Visitor::visit;
   void visit(const ast::Expr &e) override {
-    if (!problem.empty()) return;
     if (!e.type && !(e.kind == ast::ExprKind::Name && e.builtin >= 0))
-      problem = "checked AST: an expression without a type at " + where(task_, e.loc);
+      problems_.push_back("checked AST: an expression without a type at " + where(task_, e.loc));
     else if (e.kind == ast::ExprKind::Name && !e.var && !e.global && !e.task && e.builtin < 0)
-      problem = "checked AST: the name '" + e.text + "' is unresolved at " + where(task_, e.loc);
+      problems_.push_back("checked AST: the name '" + e.text + "' is unresolved at " +
+                          where(task_, e.loc));
     Visitor::visit(e);
   }
-  std::string problem;
 
  private:
   const ast::TaskDecl &task_;
+  Problems &problems_;
 };
 
 class AnfVerifier : public anf::Visitor {
  public:
-  explicit AnfVerifier(const anf::Task &t) : task_(t) {}
+  AnfVerifier(const anf::Task &t, Problems &problems) : task_(t), problems_(problems) {}
   using anf::Visitor::visit;
   void visit(const anf::Stmt &s) override {
     using anf::StmtKind;
-    if (!problem.empty()) return;
     for (const ast::VarDecl *v : anf::bound_vars(s)) known(v, s.loc);
     if (s.kind == StmtKind::Call) {
       if (!ast::is_task_call(*s.expr))
-        problem = "ANF: a call statement that calls no task at " + where(s.loc);
+        problems_.push_back("ANF: a call statement that calls no task at " + where(s.loc));
       for (size_t i = 0; i < s.expr->children.size(); ++i) no_call(*s.expr->children[i]);
       if (s.target && (s.target->kind != ast::ExprKind::Name || !s.target->var ||
                        task_.element_of(s.target->var)))
-        problem = "ANF: a call's result goes to something other than a variable at " + where(s.loc);
+        problems_.push_back("ANF: a call's result goes to something other than a variable at " +
+                            where(s.loc));
     } else if (s.expr) {
       no_call(*s.expr);
     }
     if (s.kind == StmtKind::Let && s.vars.empty())
-      problem = "ANF: a declaration of nothing at " + where(s.loc);
+      problems_.push_back("ANF: a declaration of nothing at " + where(s.loc));
     if (s.target) no_call(*s.target);
     anf::Visitor::visit(s);
   }
@@ -73,105 +74,89 @@ class AnfVerifier : public anf::Visitor {
     if (e.kind == ast::ExprKind::Name && e.var) known(e.var, e.loc);
     anf::Visitor::visit(e);
   }
-  std::string problem;
 
  private:
   std::string where(SourceLoc loc) const { return kite::where(*task_.decl, loc); }
   void no_call(const ast::Expr &e) {
-    if (problem.empty() && ast::contains_task_call(e))
-      problem = "ANF: a task call inside an expression at " + where(e.loc);
+    if (ast::contains_task_call(e))
+      problems_.push_back("ANF: a task call inside an expression at " + where(e.loc));
   }
   // Every variable is in the task's table, under its id.
   void known(const ast::VarDecl *v, SourceLoc loc) {
-    if (problem.empty() &&
-        (v->id < 0 || size_t(v->id) >= task_.vars.size() || task_.vars[size_t(v->id)] != v))
-      problem = "ANF: the variable '" + v->name + "' is not in its task's table at " + where(loc);
+    if (v->id < 0 || size_t(v->id) >= task_.vars.size() || task_.vars[size_t(v->id)] != v)
+      problems_.push_back("ANF: the variable '" + v->name + "' is not in its task's table at " +
+                          where(loc));
   }
   const anf::Task &task_;
+  Problems &problems_;
 };
 
 }  // namespace
 
-// The first problem a verifier of kind V finds in the program's tasks.
-template <class V>
-std::string first_problem(const ast::Program &program) {
-  for (auto &t : program.tasks) {
-    V v(*t);
-    v.visit(t->body);
-    if (!v.problem.empty()) return v.problem;
-  }
-  return "";
+Problems verify_checked(const ast::Program &program) {
+  Problems problems;
+  for (auto &t : program.tasks) CheckedVerifier(*t, problems).visit(t->body);
+  return problems;
 }
 
-std::string checked_problem(const ast::Program &program) {
-  return first_problem<CheckedVerifier>(program);
+Problems verify(const anf::Program &program) {
+  Problems problems;
+  for (const anf::Task &t : program.tasks) AnfVerifier(t, problems).visit(t.body);
+  return problems;
 }
 
-std::string anf_problem(const anf::Program &program) {
-  for (const anf::Task &t : program.tasks) {
-    AnfVerifier v(t);
-    v.visit(t.body);
-    if (!v.problem.empty()) return v.problem;
-  }
-  return "";
-}
-
-void verify_checked(const ast::Program &program) {
-  if (std::string p = checked_problem(program); !p.empty()) internal_error(p);
-}
-
-void verify(const anf::Program &program) {
-  if (std::string p = anf_problem(program); !p.empty()) internal_error(p);
-}
-
-void verify(const ntg::Program &graphs) {
+Problems verify(const ntg::Program &graphs) {
+  Problems problems;
   std::set<int> node_ids;
-  for (auto &t : graphs.tasks) verify_graph(*t.body, node_ids);
+  for (auto &t : graphs.tasks) verify_graph(*t.body, node_ids, problems);
+  return problems;
 }
 
-void verify(const cps::Program &p) {
+Problems verify(const cps::Program &p) {
+  Problems problems;
   std::vector<int> signals(p.blocks.size(), 0);
   for (const cps::Block &b : p.blocks)
     for (int n : b.notify) signals[n] += 1;
   std::vector<int> parallel_nodes(p.graphs.size(), 0);
   for (const cps::NodeInfo &n : p.nodes) {
     if (n.graph < 0) {
-      if (!n.notify.empty()) internal_error("a detached call is waited for");
+      if (!n.notify.empty()) problems.push_back("a detached call is waited for");
       continue;
     }
-    if (n.implied && n.notify.empty()) internal_error("an implied node notifies no block");
+    if (n.implied && n.notify.empty()) problems.push_back("an implied node notifies no block");
     parallel_nodes[n.graph] += !n.implied;
     for (int b : n.notify) signals[b] += 1;
   }
   for (const cps::Block &b : p.blocks) {
     if (b.is_entry || b.kind != cps::BlockKind::Normal) continue;
     if (b.code < 0 || (b.counter_slot < 0 && b.counter_init != 1))
-      internal_error(fmt::format("continuation b{} has no code or counter", b.id));
+      problems.push_back(fmt::format("continuation b{} has no code or counter", b.id));
     if (b.counter_init < 1 || signals[b.id] != b.counter_init)
-      internal_error(fmt::format("continuation b{} waits for {} events but {} signal it", b.id,
-                                 b.counter_init, signals[b.id]));
+      problems.push_back(fmt::format("continuation b{} waits for {} events but {} signal it",
+                                     b.id, b.counter_init, signals[b.id]));
   }
   std::vector<int> implied_ends(p.graphs.size(), 0);
   for (const cps::Block &b : p.blocks) {
     if (!b.end_implied) continue;
     if (!b.notify.empty() || b.ops.empty() || b.ops.back().node < 0 ||
         p.nodes[b.ops.back().node].graph != b.graph)
-      internal_error(fmt::format("block b{}'s end is implied by no event of its graph", b.id));
+      problems.push_back(fmt::format("block b{}'s end is implied by no event of its graph", b.id));
     implied_ends[b.graph] += 1;
   }
   for (const cps::Graph &g : p.graphs) {
     if (g.id < 0) continue;
     int expected = parallel_nodes[g.id] + int(g.blocks.size()) - implied_ends[g.id];
-    if (expected < 1) internal_error(fmt::format("graph g{} waits for no event", g.id));
+    if (expected < 1) problems.push_back(fmt::format("graph g{} waits for no event", g.id));
     if (g.outstanding_init != expected)
-      internal_error(fmt::format("graph g{} waits for {} events, not {}", g.id, g.outstanding_init,
-                                 expected));
+      problems.push_back(fmt::format("graph g{} waits for {} events, not {}", g.id,
+                                     g.outstanding_init, expected));
   }
   for (const cps::Task &t : p.tasks)
-    if (p.blocks[t.entry_block].code < 0) internal_error("a task entry without a code");
+    if (p.blocks[t.entry_block].code < 0) problems.push_back("a task entry without a code");
   for (const cps::Block &b : p.blocks)
     if ((b.kind != cps::BlockKind::Normal || b.starts_graph) && b.code < 0)
-      internal_error(fmt::format("block b{} runs on its own but has no code", b.id));
+      problems.push_back(fmt::format("block b{} runs on its own but has no code", b.id));
+  return problems;
 }
 
 }  // namespace kite

@@ -6,14 +6,9 @@
 #include <sstream>
 
 #include "driver/pipeline.h"
-#include "frontend/check.h"
-#include "frontend/parse.h"
 #include "ir/anf.h"
-#include "ir/returns.h"
 #include "ir/cps.h"
 #include "ir/ntg.h"
-#include "frontend/lift.h"
-#include "ir/verify.h"
 
 namespace {
 
@@ -205,40 +200,3 @@ task main(n: int): int {
   CHECK(g.nodes[0]->else_graph().nodes.size() == 2);
 }
 }  // namespace
-
-TEST_CASE("the verifiers catch an AST that skipped a pass, and broken ANF") {
-  // The passes by hand, to look between them: a parsed AST has no types.
-  SourceFile file("t.kite", kFib);
-  std::ostringstream errors;
-  Diagnostics diags(file, errors);
-  TypeContext types;
-  std::unique_ptr<ast::Program> program = parse(file, diags);
-  REQUIRE(program);
-  CHECK(checked_problem(*program).find("without a type") != std::string::npos);
-  check(*program, types, diags);
-  REQUIRE(diags.error_count() == 0);
-  lift_anonymous_tasks(*program, types);
-  CHECK(checked_problem(*program) == "");
-  move_returns(*program, types);
-  CHECK(checked_problem(*program) == "");
-  anf::Program anf = anf::to_anf(std::move(*program), types);
-  CHECK(anf_problem(anf) == "");
-  // fib's else branch: let _t1; call _t1 <- fib(n - 1); ...
-  anf::Stmt &branch = *anf.tasks[0].body[0];
-  REQUIRE(branch.kind == anf::StmtKind::If);
-  anf::Stmt &call = *branch.else_body[1];
-  REQUIRE(call.kind == anf::StmtKind::Call);
-  // A call that is not a statement of its own.
-  call.kind = anf::StmtKind::Set;
-  CHECK(anf_problem(anf) == "ANF: a task call inside an expression at task fib, line 3:42");
-  call.kind = anf::StmtKind::Call;
-  // A variable outside its task's table.
-  int id = call.target->var->id;
-  call.target->var->id = 99;
-  CHECK(anf_problem(anf) == "ANF: the variable '_t1' is not in its task's table at task fib, line 3:42");
-  call.target->var->id = id;
-  CHECK(anf_problem(anf) == "");
-  // kitec's pipeline leaves nothing for them to find.
-  Compiled c(kFib);
-  CHECK(anf_problem(c.c.anf) == "");
-}
