@@ -1,7 +1,7 @@
-// Graph flattening (§3.3.4, left as future work by the paper; run unless
-// -O0): a parallel `if` whose branches touch disjoint variables becomes two
-// `if`s on the same condition, one per branch, so that what follows one
-// branch need not wait for the other. The condition is read by both before
+// Graph flattening (§3.3.4, left as future work by the paper): a parallel
+// `if` whose branches touch disjoint variables becomes two `if`s on the
+// same condition, one per branch, so that what follows one branch need not
+// wait for the other. The condition is read by both before
 // either branch runs: it calls nothing, and neither branch may determine
 // it. Each half is marked (ntg::Node::flattened) and holds an empty graph
 // in place of the other's branch.

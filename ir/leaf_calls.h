@@ -1,4 +1,4 @@
-// Leaf answers (an optimisation of §3.3.4's kind; run unless -O0): a task
+// Leaf answers (an optimisation of §3.3.4's kind): a task
 // whose body starts with
 //
 //   if (c) { return e; } else { ... }     (or the mirror: return e in else)

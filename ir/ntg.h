@@ -85,7 +85,7 @@ struct LeafAnswer {
 struct TaskGraph {
   const anf::Task *task = nullptr;
   std::unique_ptr<Graph> body;
-  LeafAnswer leaf;  // found unless -O0
+  LeafAnswer leaf;  // ir/leaf_calls.h
 };
 
 // What the lowering does with a direct map's body (ir/direct_maps.h):

@@ -64,7 +64,7 @@ std::string describe(const Reduction &r);
 // What `for` loop `loop` is; empty if it is neither a reduction nor a scan.
 Reduction find(const anf::Task &task, const anf::Stmt &loop);
 
-// The pass (run unless -O0): marks the `for` loops of the task graphs that
+// The pass: marks the `for` loops of the task graphs that
 // are reductions or scans (ntg::Node::reduction), and them parallel, with
 // what contains them. Only loops in no other loop's body, and none in a
 // task that may call itself: such a task runs many times on small pieces of

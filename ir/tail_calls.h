@@ -10,7 +10,7 @@
 
 namespace kite::tail_calls {
 
-// Marks the tail calls of every task's graph (run unless -O0).
+// Marks the tail calls of every task's graph.
 void mark(ntg::Program &graphs);
 
 }  // namespace kite::tail_calls
