@@ -15,7 +15,7 @@
 // accumulators (Reduction::scan).
 //
 // kitec runs such a loop in parallel chunks (ir/cps.cpp, backend-opencl/
-// emit.cpp): each chunk runs the body on its own copy of the accumulators,
+// print_maps.cpp): each chunk runs the body on its own copy of the accumulators,
 // started at the identity of op, and folds its result into the task's
 // variables with one atomic read-modify-write.
 #pragma once
