@@ -250,76 +250,7 @@ class PrintFormat : public Visitor {
   Diagnostics &diags_;
 };
 
-// The variable an assignment target or atomic's argument writes through:
-// `a` of `a[i]`, `a[i][j]`, `r.f`.
-const VarDecl *root(const Expr &e) {
-  if (e.kind == ExprKind::Name) return e.var;
-  if ((e.kind == ExprKind::Index || e.kind == ExprKind::Field) && e.children[0])
-    return root(*e.children[0]);
-  return nullptr;
-}
-
-class Writes : public Visitor {
- public:
-  explicit Writes(const Program &p) : p_(p) {}
-
-  std::set<const VarDecl *> run() {
-    do {
-      changed_ = false;
-      for (auto &t : p_.tasks) visit(t->body);
-    } while (changed_);
-    return written_;
-  }
-
- private:
-  void add(const VarDecl *v) {
-    if (v && written_.insert(v).second) changed_ = true;
-  }
-
-  using Visitor::visit;
-  void visit(const Stmt &s) override {
-    if (s.kind == StmtKind::Assign) {
-      const Expr &t = *s.target;
-      if (t.kind != ExprKind::Name) add(root(t));
-      // Assigning a loop's element writes its collection.
-      if (t.kind == ExprKind::Name && t.var && t.var->alias_of && t.var->alias_of->expr)
-        add(root(*t.var->alias_of->expr));
-    }
-    Visitor::visit(s);
-  }
-
-  void visit(const Expr &e) override {
-    Visitor::visit(e);
-    if (e.kind != ExprKind::Call) return;
-    const Expr &callee = *e.children[0];
-    if (callee.builtin >= 0) {
-      Builtin b = Builtin(callee.builtin);
-      if (builtin_is_atomic(b) && e.children.size() > 1) add(root(*e.children[1]));
-      return;
-    }
-    // A named task writes what its parameter writes; a task value may
-    // write anything it is given.
-    const TaskDecl *task = callee.kind == ExprKind::Name ? callee.task : nullptr;
-    for (size_t i = 1; i < e.children.size(); ++i) {
-      // Only a heap value given is shared with the callee.
-      const Expr &arg = *e.children[i];
-      if (!arg.type) continue;
-      TypeKind k = arg.type->forced()->kind;
-      if (k != TypeKind::Array && k != TypeKind::Struct && k != TypeKind::Tuple) continue;
-      const VarDecl *v = root(arg);
-      if (!task || i - 1 >= task->param_vars.size() || written_.count(task->param_vars[i - 1]))
-        add(v);
-    }
-  }
-
-  const Program &p_;
-  std::set<const VarDecl *> written_;
-  bool changed_ = false;
-};
-
 }  // namespace
-
-std::set<const VarDecl *> written_through(const Program &program) { return Writes(program).run(); }
 
 void lint(const Program &program, Diagnostics &diags) {
   const SourceFile &file = diags.file();

@@ -1,8 +1,9 @@
 // The concrete syntax of Kite: Figure 3 of the paper plus the details that
-// shared/kite-language.md closes. The C++ parser is generated from this file
-// at build time (grammar/CMakeLists.txt); frontend/parse.cpp turns the parse
-// tree into the AST of frontend/ast.h and owns every check that is easier to
-// state in code than in the grammar.
+// docs/reference.md states. The C++ parser is generated from this file at
+// build time (grammar/CMakeLists.txt); frontend/build_ast.cpp turns the parse
+// tree into the AST of frontend/ast.h, and frontend/parse_lex.cpp and
+// parse_mistakes.cpp own the checks that are easier to state in code than in
+// the grammar.
 //
 // Design decisions worth knowing before editing:
 //
