@@ -18,6 +18,7 @@ std::string Printer::run() {
   for (size_t i = 0; i < plan_.dispatchers.size(); ++i) emit_dispatcher(i);
   std::ostringstream body;
   for (auto &v : source_.values) emit_constant(*v, body);
+  emit_fast(body);
   emit_blocks(body);
   emit_signal(body);
   emit_start(body);
@@ -55,9 +56,10 @@ Artifact emit_opencl(const cps::Program &program, const std::string &source_path
                  "#define KITE_RECORD_WORDS {}\n#define KITE_NODE_SHIFT {}\n"
                  "#define KITE_STRING_COUNT {}\n#define KITE_SITE_COUNT {}\n"
                  "#define KITE_MAIN_PARAM_COUNT {}\n#define KITE_LOOP_CHECKS {}\n"
-                 "#define KITE_LARGE {}\n",
+                 "#define KITE_LARGE {}\n#define KITE_HAS_FAST {}\n",
                  program.record_words, node_shift, a.strings.size(), a.sites.size(),
-                 a.params.size(), e.loop_checks() ? 1 : 0, e.large() ? 1 : 0) +
+                 a.params.size(), e.loop_checks() ? 1 : 0, e.large() ? 1 : 0,
+                 plan.has_fast() ? 1 : 0) +
              kRuntimeSource + "\n" + generated;
   return a;
 }

@@ -216,7 +216,9 @@ class Planner {
             local(st.vars[0], *st.expr, st, top);
           break;
         case cps::OpKind::Spawn:
-          if (!cps::answered_at_call(p_, op)) share(op);
+          // A call that may be answered, or run its callee's sequential
+          // form, here shares the record only where it becomes a task.
+          if (!cps::answered_at_call(p_, op) && !cps::fast_at_call(p_, op)) share(op);
           spawn(op);
           break;
         case cps::OpKind::If: {
@@ -293,8 +295,9 @@ class Planner {
   void spawn(const cps::Op &op) {
     const Expr &call = *op.stmt->expr;
     if (call.children[0]->kind == ExprKind::Name && call.children[0]->task) {
-      // A call its callee may answer here shares the record where it does not.
-      if (!op.tail && cps::answered_at_call(p_, op)) {
+      // A call its callee may answer here, or whose sequential form may
+      // run here, shares the record where it becomes a task.
+      if (!op.tail && (cps::answered_at_call(p_, op) || cps::fast_at_call(p_, op))) {
         const bool before = own_;
         share(op);
         own_ = before;
@@ -509,6 +512,8 @@ Plan make(const cps::Program &p, const EmitOptions &options) {
   Plan plan;
   plan.shape = p.num_codes > kMaxInlineBlocks ? Shape::Large : Shape::Inline;
   plan.signals.resize(p.tasks.size());
+  for (const cps::Task &t : p.tasks)
+    if (t.fast) plan.fast_arity = std::max(plan.fast_arity, int(t.source->decl->param_vars.size()));
   plan.node_task.resize(p.nodes.size());
   for (size_t n = 0; n < p.nodes.size(); ++n) {
     plan.node_task[n] = node_task(p, n);
@@ -607,6 +612,8 @@ void dump(const cps::Program &p, const Plan &plan, std::ostream &out) {
   out << fmt::format("shape {} ({} blocks, inline up to {})\n", plan.large() ? "large" : "inline",
                      p.num_codes, kMaxInlineBlocks);
   out << fmt::format("loop nests checking elements: {}\n", plan.loop_checks ? "some" : "none");
+  if (plan.has_fast())
+    out << fmt::format("sequential forms: kite_fast, {} parameters\n", plan.fast_arity);
   for (size_t i = 0; i < plan.dispatchers.size(); ++i)
     out << fmt::format("dispatcher kite_call_value_{}: {}\n", i, to_string(plan.dispatchers[i]));
   for (size_t t = 0; t < p.tasks.size(); ++t) {

@@ -170,8 +170,13 @@ struct Plan {
   // in the order of their first call.
   std::vector<const Type *> dispatchers;
   bool loop_checks = false;  // some loop nest checks an element (KITE_LOOP_CHECKS)
+  // kite_fast's parameters after the task's id: the most of a task that has
+  // a sequential form (ir/fast_clones.h); -1: no task has one, and there
+  // is no kite_fast (the runtime's KITE_HAS_FAST is 0).
+  int fast_arity = -1;
 
   bool large() const { return shape == Shape::Large; }
+  bool has_fast() const { return fast_arity >= 0; }
   // The task whose signal handles node `node`, or with node -1 graph
   // `graph`; -1 for none.
   int signal_task(const cps::Program &p, int node, int graph) const;

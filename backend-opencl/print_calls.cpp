@@ -93,7 +93,8 @@ void Printer::emit_spawn(const cps::Op &op, std::ostream &s, int ind) {
     line(s, ind, "}");
     return;
   }
-  if (!cps::answered_at_call(p_, op)) {
+  const bool fast = cps::fast_at_call(p_, op);
+  if (!cps::answered_at_call(p_, op) && !fast) {
     std::vector<std::string> args;
     for (size_t i = 0; i < callee->param_vars.size(); ++i)
       args.push_back(expr(*call.children[i + 1]));
@@ -101,14 +102,20 @@ void Printer::emit_spawn(const cps::Op &op, std::ostream &s, int ind) {
     line(s, ind, "}");
     return;
   }
-  // The callee may answer here (ir/leaf_calls.h): its guard and its
-  // value read the arguments, held in C variables a0, a1, ...
+  // The callee may answer here (ir/leaf_calls.h), or run its sequential
+  // form here (ir/fast_clones.h): both read the arguments, held in C
+  // variables a0, a1, ...
   std::vector<std::string> args;
   for (size_t i = 0; i < callee->param_vars.size(); ++i) {
     line(s, ind + 2,
          fmt::format("const {} a{} = {};", c_type(callee->param_vars[i]->type), i,
                      expr(*call.children[i + 1])));
     args.push_back(fmt::format("a{}", i));
+  }
+  if (!cps::answered_at_call(p_, op)) {
+    emit_fast_call(op, args, s, ind + 2);
+    line(s, ind, "}");
+    return;
   }
   std::map<const VarDecl *, std::string> saved = at_;
   for (size_t i = 0; i < callee->param_vars.size(); ++i) at_[callee->param_vars[i]] = args[i];
@@ -156,9 +163,38 @@ void Printer::emit_spawn(const cps::Op &op, std::ostream &s, int ind) {
                      signal_function(op.node, -1), op.node, value, finish_d()));
   }
   line(s, ind + 2, "} else {");
-  share_record(op, s, ind + 4);
-  emit_call_record(op, args, s, ind + 4);
+  if (fast) {
+    emit_fast_call(op, args, s, ind + 4);
+  } else {
+    share_record(op, s, ind + 4);
+    emit_call_record(op, args, s, ind + 4);
+  }
   line(s, ind + 2, "}");
+  line(s, ind, "}");
+}
+
+// A call of a task with a sequential form (ir/fast_clones.h), outside a
+// direct map: where the runtime's rule says so (kite_fast_now), the form
+// runs here and its result is signalled as a call that returned at once;
+// else, or when the form stopped half way, the call becomes a task.
+void Printer::emit_fast_call(const cps::Op &op, const std::vector<std::string> &args,
+                             std::ostream &s, int ind) {
+  const TaskDecl *callee = op.stmt->expr->children[0]->task;
+  std::string call = fmt::format("kite_fast(c, {}", callee->id);
+  for (size_t i = 0; i < size_t(plan_.fast_arity); ++i)
+    call += i < args.size() ? ", " + to_bits(callee->param_vars[i]->type, args[i]) : ", 0L";
+  line(s, ind, "int done = 0;");
+  line(s, ind, fmt::format("const long r = kite_fast_now(c) ? {}, &done) : 0L;", call));
+  line(s, ind, "if (done) {");
+  line(s, ind + 2, "c->n_fast += 1;");
+  // As a call that returned at once: `own` still holds if nothing of this
+  // record has been queued yet.
+  line(s, ind + 2,
+       fmt::format("{{ int d = {}(c, rec, {}, r, -1, &own); if (d >= 0) {} }}",
+                   signal_function(op.node, -1), op.node, finish_d()));
+  line(s, ind, "} else {");
+  share_record(op, s, ind + 2);
+  emit_call_record(op, args, s, ind + 2);
   line(s, ind, "}");
 }
 

@@ -11,6 +11,7 @@
 //   print_calls.cpp   task calls and the task-value dispatchers
 //   print_maps.cpp    maps, reductions, scans: splits, chunks, kernels
 //   print_signal.cpp  kite_signal and the tasks' signal functions
+//   print_fast.cpp    kite_fast: the tasks' sequential forms
 //   emit.cpp          the artifact: its header's counts, the runtime, the rest
 #pragma once
 
@@ -111,6 +112,15 @@ class Printer {
   void emit_call_record(const cps::Op &op, const std::vector<std::string> &args, std::ostream &s,
                         int ind);
   std::string link(const cps::Op &op);
+  void emit_fast_call(const cps::Op &op, const std::vector<std::string> &args, std::ostream &s,
+                      int ind);
+  // print_fast.cpp
+  void emit_fast(std::ostream &out);
+  void fast_stmts(const StmtList &list, std::ostream &s, int ind);
+  void fast_stmt(const Stmt &st, std::ostream &s, int ind);
+  void fast_call(const Stmt &st, std::ostream &s, int ind);
+  void fast_case(const Stmt &st, std::ostream &s, int ind);
+  void fast_return(std::ostream &s, int ind);
 
   // print_maps.cpp
   void emit_map(const cps::Op &op, std::ostream &s, int ind);
@@ -161,7 +171,9 @@ class Printer {
   const std::vector<const Expr *> *proved_ = nullptr;
   std::string direct_index_;                   // the index of the direct map being emitted
   const Stmt *skip_writes_of_ = nullptr;       // a scan whose element writes are left out
-  std::map<const VarDecl *, std::string> at_;  // a loop variable's value in a bounds proof
+  std::map<const VarDecl *, std::string> at_;  // a loop variable's value in a bounds proof;
+                                               // a variable's slot in a sequential form
+  int fast_resume_ = 0;  // resume points so far in the sequential form being printed
   int loop_depth_ = 0;  // loops that call no task around the code being emitted
   int helper_count_ = 0;
   // The C type of a closure's task id: only the kind matters here.

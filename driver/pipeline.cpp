@@ -25,6 +25,7 @@
 #include "ir/direct_maps.h"
 #include "ir/flatten.h"
 #include "ir/kernels.h"
+#include "ir/fast_clones.h"
 #include "ir/leaf_calls.h"
 #include "ir/lint.h"
 #include "ir/local_arrays.h"
@@ -163,6 +164,10 @@ int compile(const SourceFile &file, const CompileOptions &o, std::ostream &diagn
     // The arrays a task frees when it finishes (ir/local_arrays.h).
     cps::find_local_arrays(blocks);
     if (after(Stage::local_arrays)) return 0;
+    // The tasks that also run as a sequential form, in their caller's
+    // worker, when it has work to spare (ir/fast_clones.h).
+    if (runs(Stage::fast_clones)) fast_clones::find(blocks);
+    if (after(Stage::fast_clones)) return 0;
     // The maps and reductions that may run as kernels of their own (ir/kernels.h).
     kernels::mark(blocks);
     if (after(Stage::kernels)) return 0;

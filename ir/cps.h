@@ -157,6 +157,8 @@ struct Task {
   // The answer its body gives some calls without calling (ir/leaf_calls.h):
   // where cps::answered_at_call holds, the caller computes it.
   ntg::LeafAnswer leaf;
+  // It has a sequential form (ir/fast_clones.h).
+  bool fast = false;
 };
 
 // Record layout shared by every task (slots are longs).
@@ -185,6 +187,11 @@ int callee(const Op &op);
 // call is neither a tail call (which hands this record over) nor detached
 // from its loop (whose counter counts it when it starts).
 bool answered_at_call(const Program &p, const Op &op);
+// Whether a Spawn may run its callee's sequential form where it stands
+// (ir/fast_clones.h): the callee has one, and the call is neither a tail
+// call, nor detached from its loop, nor a direct map's (whose results go
+// straight to elements).
+bool fast_at_call(const Program &p, const Op &op);
 void dump(const Program &p, std::ostream &out);
 
 }  // namespace kite::cps

@@ -74,6 +74,7 @@
 #define KITE_CTL_OFFLOADS 11   /* maps waiting in ctl64[KITE_CTL64_OFFLOADS] for their kernels */
 #define KITE_CTL_RESUMES 12    /* entries in ctl64[KITE_CTL64_RESUMES]: worker w queues
                                   entries w, w + workers, ... when the launch starts */
+#define KITE_CTL_IDLE 13       /* narrow workers that found no work at their last look */
 #define KITE_CTL_INTS 32
 
 /* ctl64[] (longs) */
@@ -130,7 +131,8 @@
 #define KITE_STAT_STACKED 14     /* blocks run from the lanes' own stacks (kite-run --lane-blocks) */
 #define KITE_STAT_ANSWERED 15    /* calls answered where they were made (kitec's leaf answers) */
 #define KITE_STAT_HANDED 16      /* blocks a lane went on to in its turn (kite-run --hand-blocks) */
-#define KITE_STATS_WORDS 17
+#define KITE_STAT_FAST 17        /* calls that ran their callee's sequential form (kite_fast) */
+#define KITE_STATS_WORDS 18
 /* With a trace, each worker's stats are followed by KITE_TRACE_SPAN_WORDS
  * longs per span: the stride of stats[] is KITE_STATS_WORDS +
  * KITE_TRACE_SPAN_WORDS * params[KITE_PARAM_TRACE_CAP]. A span is a time

@@ -29,6 +29,11 @@ if kite_hand_blocks:
     exec_suffix += "-hb" + kite_hand_blocks
 if lit_config.params.get("kite_map_kernel_min", ""):
     exec_suffix += "-mapk" + lit_config.params["kite_map_kernel_min"]
+# --param kite_fast_calls=WHEN: when calls run their callee's sequential
+# form (kite-run --fast-calls: auto, never, always).
+kite_fast_calls = lit_config.params.get("kite_fast_calls", "")
+if kite_fast_calls:
+    exec_suffix += "-fast" + kite_fast_calls
 if lit_config.params.get("kite_map_kernel_width", ""):
     exec_suffix += "-mapw" + lit_config.params["kite_map_kernel_width"]
 config.test_exec_root = os.path.join(lit_config.params.get("kite_bin", "/tmp/kite-lit"), "..", "tests-out" + exec_suffix)
@@ -77,6 +82,7 @@ kite_map_kernel_min = lit_config.params.get("kite_map_kernel_min", "")
 kite_map_kernel_width = lit_config.params.get("kite_map_kernel_width", "")
 run_flags = lanes_flag + (" --map-kernel-min " + kite_map_kernel_min if kite_map_kernel_min else "")
 run_flags += " --map-kernel-width " + kite_map_kernel_width if kite_map_kernel_width else ""
+run_flags += " --fast-calls " + kite_fast_calls if kite_fast_calls else ""
 config.substitutions.append(("%run-device", os.path.join(bin_dir, "kite-run") + " --device " + run_device + lanes_flag))
 # The interpreter runs every program with --races: a program test whose
 # accesses the rules leave unordered fails (--param kite_races=0: without).

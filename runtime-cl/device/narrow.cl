@@ -3,6 +3,7 @@
 
 void kite_run_narrow(kite_ctx *c, __global long *st) {
   int busy = 0; /* tracing: in a span */
+  int idle = 0; /* counted in ctl[IDLE] (fast.cl) */
   uint iter = 0;
   int backoff = 0;
   for (;;) {
@@ -20,6 +21,10 @@ void kite_run_narrow(kite_ctx *c, __global long *st) {
         /* Back off, so that idle workers do not keep the busy ones' deque
          * lines bouncing between caches: wait longer after each failure,
          * reading a line that nobody writes while work is going on. */
+        if (KITE_HAS_FAST && !idle) {
+          atomic_inc(&c->ctl[KITE_CTL_IDLE]);
+          idle = 1;
+        }
         for (int k = 0; k < backoff && !c->ctl[KITE_CTL_DONE]; ++k) {
         }
 #if KITE_OFFLOAD_MIN > 0
@@ -29,6 +34,10 @@ void kite_run_narrow(kite_ctx *c, __global long *st) {
         continue;
       }
       backoff = 0;
+      if (idle) {
+        atomic_dec(&c->ctl[KITE_CTL_IDLE]);
+        idle = 0;
+      }
     } else if ((++iter & 31u) == 0 && KITE_LEAVE(c)) {
       /* Resume it next launch; after a stop there is none. */
       if (!(c->ctl[KITE_CTL_DONE] | c->ctl[KITE_CTL_STOP])) kite_push(c, c->next, -1);
@@ -45,4 +54,5 @@ void kite_run_narrow(kite_ctx *c, __global long *st) {
     kite_block(c, (int)(e & 0xffffffffL), (int)(e >> 32));
   }
   if (c->trace && busy) kite_span_end(c, st);
+  if (idle) atomic_dec(&c->ctl[KITE_CTL_IDLE]);
 }

@@ -195,6 +195,7 @@ DeviceProgram build_program(const Device &device, const std::string &opencl,
     p.options += fmt::format(" -cl-nv-maxrregcount={}", shape.max_registers);
   p.options += fmt::format(" -DKITE_RECORD_STRIDE={}", shape.record_stride);
   if (shape.map_kernels_min > 0) p.options += fmt::format(" -DKITE_OFFLOAD_MIN={}", shape.map_kernels_min);
+  if (shape.fast != 1) p.options += fmt::format(" -DKITE_FAST={}", shape.fast);
   if (shape.lanes > 1) {
     p.options +=
         fmt::format(" -DKITE_LANES={} -DKITE_LOCAL_QUEUE={}", shape.lanes, shape.local_queue);

@@ -151,6 +151,12 @@ std::vector<OptionSpec> make_specs() {
        "made, or the continuation it made ready when its worker took at most one entry that "
        "round (everything else is queued); 1 runs one block per lane and round",
        true, kIgnored, &C::hand_blocks, must_be(CLI::Range(1, 4096), "from 1 to 4096")},
+      {"--fast-calls", "WHEN", "auto",
+       "When a call of a task that has a sequential form runs that form where it stands "
+       "instead of becoming a task: auto (while its worker has work to spare for the others), "
+       "never, or always (for tests)",
+       true, kIgnored, &C::fast_calls,
+       takes(CLI::IsMember({"auto", "never", "always"}), "auto, never or always")},
       {"--record-align", "BYTES", "the device's cache line on a GPU, 8 on a CPU",
        "Records in the pool start on multiples of this many bytes, a power of two from 8 to 4096",
        true, kIgnored, &C::record_align, power_of_two(8, 4096, "a power of two from 8 to 4096")},

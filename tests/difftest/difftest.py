@@ -2,17 +2,22 @@
 """Differential testing of kitec with random Kite programs (kitegen.py).
 
 For every seed, the program kitegen generates is compiled with `kitec` and
-`kitec -O0`, both binaries are run with `kite-run --device cpu`, and, when
-one is given or found, the reference interpreter `kite-interp` runs the
-source. Their stdout, stderr (tool name removed) and exit status are
-compared with each other and with the output kitegen's model expects.
+`kitec -O0`; the first binary is run with `kite-run --device cpu
+--fast-calls always` (every call of a task with a sequential form runs that
+form) and, with --lanes, on wide workers with kite-run's default, the second
+with `kite-run --device cpu`; when one is given or found, the reference
+interpreter `kite-interp` runs the source. Their stdout, stderr (tool name
+removed) and exit status are compared with each other and with the output
+kitegen's model expects (for a program that stops with a run-time error: the
+error and the exit status).
 
 Building a kernel on PoCL costs seconds per program, so programs are bundled:
 one source file holds --bundle programs (their names are prefixed per seed)
 and a `main` that runs them one after another, separated by `then`, each
 preceded by a marker line `#P <seed>`. The output is split at the markers.
-A program whose part differs, and every program of a bundle that fails as a
-whole, is compiled and run again on its own; a difference that remains is a
+A program whose part differs, every program of a bundle that fails as a
+whole, and every program the model expects to stop with a run-time error, is
+compiled and run again on its own; a difference that remains is a
 finding, saved with its source and every side's output under --findings.
 
   difftest.py --seeds 1-200 --bundle 40 --jobs 2
@@ -81,7 +86,8 @@ class Runner:
         self.a = args
         self.lock = threading.Lock()
         self.counts = dict(generated=0, compiled=0, compared=0, mismatches=0, compile_failures=0,
-                           bundles=0, bundle_failures=0)
+                           bundles=0, bundle_failures=0, with_forms=0, with_families=0,
+                           errors=0)
         self.findings = []
         self.env = dict(os.environ)
         if args.cache:
@@ -113,8 +119,12 @@ class Runner:
             if rc != 0:
                 out.append(Side(name, so, se, rc, 'compile failed'))
                 continue
-            rc, so, se = run([self.a.kite_run, '--device', 'cpu', exe], self.a.timeout, self.env)
-            out.append(Side(name, so, se, rc))
+            # the optimised binary: every call that can runs the callee's
+            # sequential form (-O0 has none)
+            flags = ['--fast-calls', 'always'] if opt else []
+            rc, so, se = run([self.a.kite_run, '--device', 'cpu'] + flags + [exe], self.a.timeout,
+                             self.env)
+            out.append(Side(f'{name}, kite-run {" ".join(flags)}' if flags else name, so, se, rc))
             if opt and self.a.lanes:
                 rc, so, se = run([self.a.kite_run, '--device', 'cpu'] + self.wide_flags() + [exe],
                                  self.a.timeout, self.env)
@@ -137,11 +147,15 @@ class Runner:
         work = tempfile.mkdtemp(prefix='difftest-', dir=self.a.workdir)
         progs = {}
         for s in seeds:
-            src, expected, _ = kitegen.generate(s, avoid_known=not self.a.known_bugs)
-            progs[s] = (src, expected)
+            src, expected, _, error = kitegen.generate(s, avoid_known=not self.a.known_bugs)
+            progs[s] = (src, expected, error)
         self.count('generated', len(seeds))
         self.count('bundles')
-        ok_seeds = list(seeds)
+        self.count_forms(seeds, progs, work)
+        # A run-time error would stop the whole bundle: such programs run alone.
+        err_seeds = [s for s in seeds if progs[s][2]]
+        self.count('errors', len(err_seeds))
+        ok_seeds = [s for s in seeds if not progs[s][2]]
         # A program kitec rejects would sink its bundle: find it by compiling
         # each program alone (compiling is fast; only kernels are slow).
         path = os.path.join(work, 'bundle.kite')
@@ -161,9 +175,31 @@ class Runner:
                     self.single(s, progs[s], work, reason='kitec rejects it')
         if not self.a.interp_only:
             self.count('compiled', len(ok_seeds))
+        for s in err_seeds:
+            self.single(s, progs[s], work, reason='stops with a run-time error')
         self.group(ok_seeds, progs, work)
         if not self.a.keep:
             shutil.rmtree(work, ignore_errors=True)
+
+    def count_forms(self, seeds, progs, work):
+        """Counts the programs with a task that has a sequential form
+        (`kitec --dump-cps`), and those with a family of kitegen's recursive
+        tasks made for them (p<seed>_g...) that do."""
+        path = os.path.join(work, 'forms.kite')
+        self.write_bundle(path, seeds, progs)
+        rc, so, _ = run([self.a.kitec, '-w', '--dump-cps', path], self.a.timeout, self.env)
+        if rc != 0:
+            return
+        forms = set()
+        families = set()
+        for line in so.splitlines():
+            m = re.match(r'task p(-?\d+)_(\w+):.*has a sequential form', line)
+            if m:
+                forms.add(int(m.group(1)))
+                if m.group(2).startswith('g'):
+                    families.add(int(m.group(1)))
+        self.count('with_forms', len(forms))
+        self.count('with_families', len(families))
 
     def group(self, seeds, progs, work):
         """Runs seeds as one bundle; halves a bundle that fails as a whole."""
@@ -203,13 +239,17 @@ class Runner:
             f.write(f'task main() {{\n  {chain or "print()"};\n}}\n')
 
     def write_single(self, path, seed, prog):
-        src, expected = prog
+        """Writes the program alone; returns the run-time error expected
+        (as normalise_err gives it) or None."""
+        src, expected, error = prog
+        head = kitegen.header(seed, expected, error)
         with open(path, 'w') as f:
-            f.write(f'// kitegen seed {seed}\n')
-            for line in expected:
-                f.write(f'// expect: {line}\n')
+            f.write('\n'.join(head) + '\n')
             f.write(src)
             f.write(f'task main() {{ p{seed}_main(); }}\n')
+        if error:
+            return kitegen.error_message(error, os.path.basename(path), len(head))
+        return None
 
     def split(self, side):
         """{seed: [lines]} from a bundle's stdout."""
@@ -228,12 +268,22 @@ class Runner:
         sub = os.path.join(work, f'seed-{seed}')
         os.makedirs(sub, exist_ok=True)
         path = os.path.join(sub, 'prog.kite')
-        self.write_single(path, seed, prog)
+        error = self.write_single(path, seed, prog)
         results = self.sides(path, sub, 'prog')
         expected = prog[1]
+        if error and not self.a.interp_only and not any(
+                side.note == 'compile failed' for side in results):
+            self.count('compiled')
         self.count('compared')
-        if all(side.rc == 0 and not side.note and side.out.splitlines() == expected
-               and not side.err.strip() for side in results):
+
+        def same(side):
+            if side.note:
+                return False
+            if error:
+                # stops there, whatever it printed before
+                return side.rc == 1 and normalise_err(side.err).strip() == error
+            return side.rc == 0 and side.out.splitlines() == expected and not side.err.strip()
+        if all(same(side) for side in results):
             return
         self.count('mismatches')
         dest = os.path.join(self.a.findings, f'seed-{seed}')
@@ -241,14 +291,15 @@ class Runner:
         os.makedirs(dest)
         shutil.copy(path, os.path.join(dest, 'prog.kite'))
         summary = [f'seed {seed}: {reason}', 'expected (model):'] + ['  ' + l for l in expected]
+        if error:
+            summary.append(f'  stderr: {error} (exit 1)')
         for side in results:
-            fname = side.name.replace(' ', '')
+            fname = re.sub(r'\W+', '-', side.name).strip('-')  # kitec-O0, kite-interp, ...
             with open(os.path.join(dest, f'{fname}.out'), 'w') as f:
                 f.write(side.out)
             with open(os.path.join(dest, f'{fname}.err'), 'w') as f:
                 f.write(side.err)
-            status = 'same as expected' if side.out.splitlines() == expected and side.rc == 0 \
-                else 'DIFFERS'
+            status = 'same as expected' if same(side) else 'DIFFERS'
             summary.append(f'{side.name}: exit {side.rc} {side.note} ({status})')
             summary += ['  ' + l for l in side.out.splitlines()[:20]]
             summary += ['  stderr: ' + l for l in side.err.splitlines()[:5]]
@@ -306,9 +357,11 @@ def main():
     start = time.time()
     seeds = args.seeds
     chunks = [seeds[i:i + args.bundle] for i in range(0, len(seeds), args.bundle)]
-    r.log(f'{len(seeds)} programs in {len(chunks)} bundles, {args.jobs} jobs; sides: kitec, '
-          + (f'kitec with kite-run {" ".join(r.wide_flags())}, ' if args.lanes else '')
-          + 'kitec -O0' + (', kite-interp' if r.interp else '') + ', model')
+    r.log(f'{len(seeds)} programs in {len(chunks)} bundles, {args.jobs} jobs; sides: '
+          + ('' if args.interp_only else 'kitec with kite-run --fast-calls always, '
+             + (f'kitec with kite-run {" ".join(r.wide_flags())}, ' if args.lanes else ''))
+          + ('' if args.interp_only else 'kitec -O0, ')
+          + ('kite-interp, ' if r.interp else '') + 'model')
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as ex:
         futs = [ex.submit(r.bundle, c) for c in chunks]
         for f in concurrent.futures.as_completed(futs):
@@ -317,7 +370,9 @@ def main():
             r.log(f'[{time.time() - start:.0f}s] generated {c["generated"]} compiled {c["compiled"]} '
                   f'compared {c["compared"]} mismatches {c["mismatches"]}')
     c = r.counts
-    print(f'difftest: {c["generated"]} generated, {c["compiled"]} compiled, {c["compared"]} compared, '
+    print(f'difftest: {c["generated"]} generated ({c["with_forms"]} with sequential forms, '
+          f'{c["with_families"]} with recursive families of them, {c["errors"]} stopping with '
+          f'a run-time error), {c["compiled"]} compiled, {c["compared"]} compared, '
           f'{c["mismatches"]} mismatches ({c["compile_failures"]} compile failures, '
           f'{c["bundle_failures"]} of {c["bundles"]} bundles failed as a whole) in '
           f'{time.time() - start:.0f} s')

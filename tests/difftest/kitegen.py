@@ -346,6 +346,9 @@ class Task:
     def __init__(self, name, params, ret, level):
         self.name, self.params, self.ret, self.level = name, params, ret, level
         self.fn = None            # the model: fn(args) -> value
+        self.mutual = ()          # tasks it may call with a smaller depth (mutual recursion)
+        self.max_fuel = 0         # the largest depth given it from outside (0: max_depth)
+        self.fast = False         # qualifies for a sequential form
         self.writer = False       # writes its first (array) parameter, returns it
         self.lines = []
 
@@ -708,7 +711,7 @@ class Gen:
                         args.append(E(f'{dv} - {-k}', PREC['-'],
                                       lambda env, dv=dv, k=k: env[dv] + k))
                 else:
-                    k = self.r.randint(0, self.max_depth)
+                    k = self.r.randint(0, task.max_fuel or self.max_depth)
                     args.append(E(str(k), ATOM, lambda env, k=k: k))
             elif pt in SCALARS:
                 args.append(self.expr(ctx, pt, min(depth, 2)))
@@ -733,12 +736,18 @@ class Gen:
         if ctx.no_calls:
             return None
         cands = [tk for tk in self.tasks if tk.ret == t and not tk.writer
-                 and (tk.level < ctx.task.level or (tk is ctx.task and ctx.depth_var))]
+                 and (tk.level < ctx.task.level or (tk is ctx.task and ctx.depth_var)
+                      or (tk in ctx.task.mutual and ctx.depth_var))]
         if not cands:
             return None
         tk = self.pick(cands)
         if tk is ctx.task and ctx.in_anon:
             return None
+        return self.call_task(ctx, tk, depth)
+
+    def call_task(self, ctx, tk, depth):
+        """A call of task tk (its depth argument below ctx's depth when
+        there is one), or None."""
         args = self.call_args(ctx, tk, depth)
         if args is None:
             return None
@@ -1623,6 +1632,305 @@ class Gen:
         tk.fn = run
         return tk
 
+    # -- families of tasks with sequential forms: scalar parameters and
+    # result, bodies of scalar lets and assignments, if, while, return and
+    # calls of such tasks only (kitec's fast clones)
+    def fast_callees(self, ctx):
+        """The tasks a body with a sequential form may call here."""
+        out = [tk for tk in self.tasks if tk.fast and tk.level < ctx.task.level]
+        if ctx.depth_var:
+            out += [ctx.task] + list(ctx.task.mutual)
+        return out
+
+    def fast_call_assign(self, ctx, decl_ok=True, callee=None):
+        """`acc <- <call> op e;` or `n = <call> op e;`: a call whose result
+        feeds arithmetic."""
+        cands = self.fast_callees(ctx)
+        if callee is None:
+            if not cands:
+                return None
+            callee = self.pick(cands)
+        t = callee.ret
+        c = self.call_task(ctx, callee, 2)
+        if c is None:
+            return None
+        accs = [v for v in self.accumulators(ctx) if v.t == t]
+        e = self.expr(ctx, t, 1)
+        op = self.pick({'int': ['+', '-', '*', '^', '+'], 'long': ['+', '-', '*', '^', '+'],
+                        'double': ['+', '-', '*'], 'bool': ['&', '|', '^', '&&', '||']}[t])
+        p = PREC[op]
+        if self.chance(0.5):
+            text = f'{c.at(p)} {op} {e.at(p + 1)}'
+            f, g = c.fn, e.fn
+        else:
+            text = f'{e.at(p)} {op} {c.at(p + 1)}'
+            f, g = e.fn, c.fn
+        if op == '&&':
+            val = lambda env, f=f, g=g: f(env) and g(env)
+        elif op == '||':
+            val = lambda env, f=f, g=g: f(env) or g(env)
+        else:
+            val = lambda env, f=f, g=g, op=op, t=t: arith(t, op, f(env), g(env))
+        if accs and (not decl_ok or self.chance(0.6)):
+            acc = self.pick(accs)
+            return [f'{acc.name} <- {text};'], \
+                (lambda env, n=acc.name, val=val: env.__setitem__(n, val(env)))
+        if not decl_ok:
+            return None
+        n = self.fresh()
+        ctx.add(Var(n, t))
+        return [f'{n} = {text};'], (lambda env, n=n, val=val: env.__setitem__(n, val(env)))
+
+    def fast_if(self, ctx, depth):
+        """if (c) { ...call... } else { ...call... }"""
+        cond = self.expr(ctx, 'bool', 2)
+        parts = []
+        for _ in range(2):
+            ctx.push()
+            lines, fns = [], []
+            s = self.fast_call_assign(ctx)
+            if s:
+                lines += s[0]
+                fns.append(s[1])
+            for _ in range(self.r.randint(0, 1)):
+                s = self.fast_stmt(ctx, depth - 1) if depth > 0 else self.assign_scalar(ctx)
+                if s:
+                    lines += s[0]
+                    fns.append(s[1])
+            ctx.pop()
+            if not lines:
+                return None
+            parts.append((lines, self.seq(fns)))
+        (a_lines, a_fn), (b_lines, b_fn) = parts
+        text = [f'if ({cond.text}) {{'] + ['  ' + l for l in a_lines] + ['} else {'] + \
+               ['  ' + l for l in b_lines] + ['}']
+
+        def run(env, c=cond.fn, a=a_fn, b=b_fn):
+            if c(env):
+                a(env)
+            else:
+                b(env)
+        return text, run
+
+    def fast_while(self, ctx):
+        """w = 0; while (w < n [&& c]) { acc <- <call> op e; ...; w <- w + 1; }"""
+        lines, fns = [], []
+        callees = self.fast_callees(ctx)
+        if not callees:
+            return None
+        callee = self.pick(callees)
+        t = callee.ret
+        if not [v for v in self.accumulators(ctx) if v.t == t]:
+            z = self.literal(t)
+            v = Var(self.fresh('s'), t)
+            ctx.add(v)
+            lines.append(f'{v.name} = {z.text};')
+            fns.append(lambda env, n=v.name, f=z.fn: env.__setitem__(n, f(env)))
+        w = self.fresh('w')
+        n = self.r.randint(0, 3)
+        inner = ctx.copy()
+        inner.push()
+        inner.add(Var(w, 'int', mutable=False, kind='index'))
+        s = self.fast_call_assign(inner, decl_ok=False, callee=callee)
+        body_lines, body_fns = s[0], [s[1]]
+        if self.chance(0.5):
+            more, more_fns = self.accumulate(inner, self.accumulators(inner))
+            body_lines += more
+            body_fns += more_fns
+        head = f'while ({w} < {n})'
+        cond = None
+        if self.chance(0.4):
+            cond = self.expr(inner, 'bool', 2)
+            head = f'while ({w} < {n} && {cond.at(3)})'
+        body_lines.append(f'{w} <- {w} + 1;')
+
+        def run(env, w=w, n=n, c=cond.fn if cond else None, fns=body_fns):
+            env[w] = 0
+            while env[w] < n and (c is None or c(env)):
+                self.budget.spend()
+                for f in fns:
+                    f(env)
+                env[w] += 1
+        lines += [f'{w} = 0;', head + ' { ' + ' '.join(body_lines) + ' }']
+        fns.append(run)
+        return lines, self.seq(fns)
+
+    def fast_stmt(self, ctx, depth):
+        opts = [(self.simple_decl, 4), (self.assign_scalar, 3), (self.fast_call_assign, 3),
+                (self.fast_while, 2), (self.early_return, 1)]
+        if depth > 0:
+            opts.append((lambda c: self.fast_if(c, depth), 3))
+        total = sum(w for _, w in opts)
+        x = self.r.random() * total
+        for f, w in opts:
+            x -= w
+            if x <= 0:
+                break
+        return f(ctx) or self.simple_decl(ctx)
+
+    def zero_div(self, ctx):
+        """`z = a / b;` whose divisor is zero for some arguments: a run-time
+        error (integer division by zero, at the operator) that the model
+        predicts. At most one such place per program, so that every run that
+        fails fails there."""
+        t = self.pick(['int', 'long'])
+        a = self.no_call_expr(ctx, t, 1)
+        form = self.pick(['&', '%', 'd'])
+        if form == 'd':
+            k = self.r.randint(0, 3)
+            btext = f'(d - {k})' if t == 'int' else f'long(d - {k})'
+            bfn = lambda env, k=k: env['d'] - k
+        else:
+            b = self.no_call_expr(ctx, t, 1)
+            m = self.pick([1, 3, 7] if form == '&' else [2, 3, 5])
+            btext = f'({b.at(PREC[form] + 1)} {form} {m})'
+            if form == '&':
+                bfn = lambda env, f=b.fn, m=m: f(env) & m
+            else:
+                bfn = lambda env, f=b.fn, m=m, t=t: cmod(t, f(env), m)
+        op = self.pick(['/', '%'])
+        n = self.fresh('z')
+        head = f'{n} = {a.at(PREC[op])} '
+        self.err_mark = (n, len(head))
+
+        def run(env, n=n, f=a.fn, g=bfn, op=op, t=t):
+            x, y = f(env), g(env)
+            if y == 0:
+                self.err_hit = True
+                env[n] = 0
+            else:
+                env[n] = arith(t, op, x, y)
+        ctx.add(Var(n, t, mutable=False))
+        return [f'{head}{op} {btext};'], run, n, t
+
+    def use_value(self, e, ret, n, t):
+        """e (of type ret) combined with variable n (of type t)."""
+        if ret == 'bool':
+            return E(f'{e.at(PREC["!="] + 1)} != ({n} > 0)', PREC['!='],
+                     lambda env, f=e.fn, n=n: f(env) != (env[n] > 0), e.calls)
+        conv = n if ret == t else f'{ret}({n})'
+        return E(f'{e.at(PREC["+"])} + {conv}', PREC['+'],
+                 lambda env, f=e.fn, n=n, ret=ret: arith(ret, '+', f(env),
+                                                         float(env[n]) if ret == 'double'
+                                                         else wrap(ret, env[n])), e.calls)
+
+    def fast_sig(self, name, level, max_fuel):
+        ret = self.pick(['int', 'long', 'double', 'bool', 'int', 'long'])
+        params = [('d', 'int')]
+        for _ in range(self.r.randint(0, 3)):
+            params.append((self.fresh('p'), self.pick(['int', 'long', 'double', 'bool', 'int'])))
+        tk = Task(name, params, ret, level)
+        tk.fast = True
+        tk.max_fuel = max_fuel
+        return tk
+
+    def fast_body(self, tk, kind, zero):
+        """The body of tk: `if (d <= 0) { ... return e; }`, statements, and
+        a return of calls with smaller depths (of tk, or of its partner in
+        mutual recursion); `zero`: 'base' or 'rec' for a zero_div there."""
+        ret = tk.ret
+        ctx = Ctx(tk, ret)
+        ctx.can_return = True
+        for pn, pt in tk.params:
+            ctx.add(Var(pn, pt, mutable=False, kind='param'))
+        lines, fns = [], []
+        for _ in range(self.r.randint(0, 1)):
+            s = self.fast_stmt(ctx, 1)
+            lines += s[0]
+            fns.append(s[1])
+        base_ctx = ctx.copy()
+        base_lines, base_fns = [], []
+        for _ in range(self.r.randint(0, 1)):
+            s = self.fast_stmt(base_ctx, 0)
+            base_lines += s[0]
+            base_fns.append(s[1])
+        be = self.expr(base_ctx, ret, 2)
+        if zero == 'base':
+            zl, zf, zn, zt = self.zero_div(base_ctx)
+            base_lines += zl
+            base_fns.append(zf)
+            be = self.use_value(be, ret, zn, zt)
+        base_lines.append(f'return {be.text};')
+        lines.append('if (d <= 0) {')
+        lines += ['  ' + l for l in base_lines]
+        lines.append('}')
+        # a chain recurses once, in its return: its statements call only
+        # the tasks below it
+        if kind != 'chain':
+            ctx.depth_var = 'd'
+        rec_fns = []
+        for _ in range(self.r.randint(1, 3)):
+            s = self.fast_stmt(ctx, 1)
+            lines += s[0]
+            rec_fns.append(s[1])
+        ctx.depth_var = 'd'
+        target = tk.mutual[0] if tk.mutual and self.chance(0.8) else tk
+        c1 = self.call_task(ctx, target, 2)
+        if kind == 'chain':
+            c2 = self.expr(ctx, ret, 1)
+        else:
+            c2 = self.call_task(ctx, self.pick([tk] + list(tk.mutual)), 2)
+        if ret == 'bool':
+            op = self.pick(['&&', '||', '!=', '=='])
+        else:
+            op = self.pick(['+', '-', '*', '^'] if ret != 'double' else ['+', '-', '*'])
+        p = PREC[op]
+        if self.chance(0.5):
+            c1, c2 = c2, c1
+        if op == '&&':
+            fn = lambda env, f=c1.fn, g=c2.fn: f(env) and g(env)
+        elif op == '||':
+            fn = lambda env, f=c1.fn, g=c2.fn: f(env) or g(env)
+        elif op in ('==', '!='):
+            fn = lambda env, f=c1.fn, g=c2.fn, op=op: compare(op, f(env), g(env))
+        else:
+            fn = lambda env, f=c1.fn, g=c2.fn, op=op: arith(ret, op, f(env), g(env))
+        re_ = E(f'{c1.at(p)} {op} {c2.at(p + 1)}', p, fn, True)
+        if zero == 'rec':
+            zl, zf, zn, zt = self.zero_div(ctx)
+            lines += zl
+            rec_fns.append(zf)
+            re_ = self.use_value(re_, ret, zn, zt)
+        lines.append(f'return {re_.text};')
+        sig = ', '.join(f'{pn}: {tstr(pt)}' for pn, pt in tk.params)
+        tk.lines = [f'task {tk.name}({sig}): {tstr(ret)} {{'] + ['  ' + l for l in lines] + ['}']
+        budget = self.budget
+
+        def run(args, params=tk.params, fns=fns, base_fns=base_fns, be=be.fn, rec_fns=rec_fns,
+                re_=re_.fn):
+            budget.spend(2)
+            env = {pn: a for (pn, _), a in zip(params, args)}
+            try:
+                for f in fns:
+                    f(env)
+                if env['d'] <= 0:
+                    for f in base_fns:
+                        f(env)
+                    return be(env)
+                for f in rec_fns:
+                    f(env)
+                return re_(env)
+            except Return as r:
+                return r.value
+        tk.fn = run
+
+    def gen_fast_family(self, i):
+        """One task, or two calling each other, with sequential forms."""
+        kind = self.pick(['tree', 'tree', 'chain', 'mutual', 'mutual'])
+        level = -100 + 10 * i
+        max_fuel = self.r.randint(8, 24) if kind == 'chain' else self.r.randint(2, 6)
+        tks = [self.fast_sig(f'{self.p}g{i}', level, max_fuel)]
+        if kind == 'mutual':
+            tks.append(self.fast_sig(f'{self.p}g{i}b', level + 1, max_fuel))
+            tks[1].ret = tks[0].ret
+            tks[0].mutual, tks[1].mutual = (tks[1],), (tks[0],)
+        zero = None
+        if self.err_mark is None and self.chance(0.2):
+            zero = (self.r.randrange(len(tks)), self.pick(['base', 'rec', 'rec']))
+        for j, tk in enumerate(tks):
+            self.fast_body(tk, kind, zero[1] if zero and zero[0] == j else None)
+        self.tasks += tks
+
     def ret_expr(self, ctx, ret, recursive):
         if ret in SCALARS:
             if recursive:
@@ -1770,6 +2078,10 @@ class Gen:
         if self.chance(0.4):
             self.consts.append((f'{self.p}K', self.r.randint(-1000, 1000)))
         self.tasks = []
+        self.err_mark, self.err_loc, self.err_hit = None, None, False
+        if self.chance(0.6):
+            for i in range(self.r.randint(1, 2)):
+                self.gen_fast_family(i)
         self.helpers = [self.gen_helper(i) for i in range(self.r.randint(0, 2))]
         self.writers = [self.gen_writer(i) for i in range(self.r.randint(0, 2))]
         for level in range(self.r.randint(1, 3)):
@@ -1785,30 +2097,58 @@ class Gen:
         for tk in self.helpers + self.writers + self.tasks:
             out += tk.lines
         out += entry.lines
-        return '\n'.join(out) + '\n', entry
+        src = '\n'.join(out) + '\n'
+        if self.err_mark:
+            name, off = self.err_mark
+            for k, line in enumerate(src.split('\n')):
+                body = line.lstrip()
+                if body.startswith(name + ' = '):
+                    self.err_loc = (k + 1, len(line) - len(body) + off + 1)
+        return src, entry
 
 
 def generate(seed, prefix=None, avoid_known=True, max_work=20000):
-    """(source, expected output lines, attempts) for one seed."""
+    """(source, expected output lines, attempts, error) for one seed. error
+    is None, or (message, line, column) of the run-time error that every run
+    of the program stops with (line counted in the source): then the output
+    is not predicted (the lines are empty)."""
     g = Gen(seed, prefix, avoid_known)
     attempts = 0
     while True:
         attempts += 1
         src, entry = g.generate()
         g.budget.n = max_work
+        g.err_hit = False
         try:
             sys.setrecursionlimit(10000)
             expected = entry.fn()
-            return src, expected, attempts
+            if g.err_hit:
+                return src, [], attempts, ('integer division by zero',) + g.err_loc
+            return src, expected, attempts, None
         except Reject:
             continue
         except RecursionError:
             continue
 
 
-def standalone(seed, avoid_known=True):
-    src, expected, _ = generate(seed, avoid_known=avoid_known)
+def header(seed, expected, error):
+    """The comment lines before a standalone program's source."""
     head = [f'// kitegen seed {seed}'] + [f'// expect: {l}' for l in expected]
+    if error:
+        head.append('// expect: ' + error_message(error, 'prog.kite', len(head) + 1))
+    return head
+
+
+def error_message(error, path, offset):
+    """The run-time error as the tools print it (without their name) for
+    the source placed after `offset` lines of path."""
+    msg, line, col = error
+    return f'error: {msg} at {path}:{line + offset}:{col}'
+
+
+def standalone(seed, avoid_known=True):
+    src, expected, _, error = generate(seed, avoid_known=avoid_known)
+    head = header(seed, expected, error)
     main = f'task main() {{ p{seed}_main(); }}'
     return '\n'.join(head) + '\n' + src + main + '\n', expected
 

@@ -16,7 +16,8 @@ help_text = subprocess.run([kite_run, "--help"], capture_output=True, text=True,
 # A value each kind of value may take: 64 is a power of two and a multiple
 # of 4 within every numeric option's range.
 trace = os.path.join(tempfile.mkdtemp(), "trace.json")
-samples = {"N": "64", "BYTES": "64", "SIZE": "64K", "SECONDS": "60", "DEVICE": "cpu", "FILE": trace}
+samples = {"N": "64", "BYTES": "64", "SIZE": "64K", "SECONDS": "60", "DEVICE": "cpu", "FILE": trace,
+           "WHEN": "always"}
 words = []
 in_options = False
 for line in help_text.splitlines():

@@ -1,0 +1,215 @@
+// The tasks' sequential forms (ir/fast_clones.h): kite_fast.
+//
+// One function, kite_fast(c, task, a0, a1, .., &done), runs the sequential
+// form of any task that has one, to the end: OpenCL C has no recursion, so
+// a call pushes a frame on a stack in private memory (KITE_FAST_WORDS
+// longs) and jumps to the callee's code, and a return pops it and jumps
+// back to where the caller stopped. A frame holds the place to go on from,
+// (task << 16) | resume point, the caller's frame, then the task's
+// variables as raw bits, by id. The switch over places reaches into the
+// middle of `if`s, `case`s and `while`s (their code is printed once,
+// structured, with a case label after each call), so no variable lives in
+// C across a call. It returns the task's result as raw bits with done = 1,
+// or done = 0 where it stopped half way: its stack full (kite_fast_full),
+// or the runtime saying stop (kite_fast_stop, every KITE_FAST_CHECK + 1
+// calls). It writes nothing but its stack, so the call then becomes a
+// task and nothing is done twice that anyone could see. (Its errors are
+// reported at once, and a second report of one is not made.)
+#include <fmt/format.h>
+
+#include <sstream>
+
+#include "backend-opencl/printer.h"
+
+namespace kite::print {
+
+namespace {
+
+// Longs of a task's frame in kite_fast.
+size_t frame_size(const anf::Task &task) { return 2 + task.vars.size(); }
+
+// A variable's slot in its frame, as an lvalue of raw bits.
+std::string frame_slot(const VarDecl *v) { return fmt::format("s[fp + {}]", 2 + v->id); }
+
+// Where task t's code starts, and where it goes on after its k-th call.
+long place(size_t t, int k) { return (long(t) << 16) | k; }
+
+}  // namespace
+
+void Printer::emit_fast(std::ostream &out) {
+  if (!plan_.has_fast()) return;
+  std::ostringstream s;
+  s << "long kite_fast(kite_ctx *c, int task";
+  for (int i = 0; i < plan_.fast_arity; ++i) s << ", long a" << i;
+  s << ", int *done) {\n";
+  s << "  long s[KITE_FAST_WORDS];\n  int fp = 0, sp = 0;\n  long rv = 0;\n  uint calls = 0;\n";
+  s << "  switch (task) {\n";
+  for (size_t t = 0; t < p_.tasks.size(); ++t) {
+    if (!p_.tasks[t].fast) continue;
+    const anf::Task &task = *p_.tasks[t].source;
+    s << fmt::format("  case {}: /* {} */\n", t, task.decl->name);
+    s << fmt::format("    if ({} > KITE_FAST_WORDS) return 0L;\n", frame_size(task));
+    s << fmt::format("    s[0] = {}L; s[1] = -1;", place(t, 0));
+    for (size_t i = 0; i < task.decl->param_vars.size(); ++i)
+      s << fmt::format(" s[{}] = a{};", 2 + task.decl->param_vars[i]->id, i);
+    s << fmt::format(" sp = {};\n    break;\n", frame_size(task));
+  }
+  s << "  default: return 0L;\n  }\n";
+  s << "kite_next:\n  switch ((int)s[fp]) {\n";
+  for (size_t t = 0; t < p_.tasks.size(); ++t) {
+    if (!p_.tasks[t].fast) continue;
+    const anf::Task &task = *p_.tasks[t].source;
+    task_ = int(t);
+    std::map<const VarDecl *, std::string> saved = at_;
+    for (const VarDecl *v : task.vars) at_[v] = from_bits(v->type, frame_slot(v));
+    fast_resume_ = 0;
+    s << fmt::format("  case {}: {{ /* task {} */\n", place(t, 0), task.decl->name);
+    fast_stmts(task.body, s, 4);
+    line(s, 4, "rv = 0L;");
+    fast_return(s, 4);
+    s << "  }\n";
+    at_ = saved;
+  }
+  s << "  }\n  return 0L;\n}\n\n";
+  out << s.str();
+}
+
+void Printer::fast_stmts(const StmtList &list, std::ostream &s, int ind) {
+  for (const anf::StmtPtr &st : list) fast_stmt(*st, s, ind);
+}
+
+void Printer::fast_stmt(const Stmt &st, std::ostream &s, int ind) {
+  switch (st.kind) {
+    case StmtKind::Let:
+      for (const VarDecl *v : st.vars)
+        line(s, ind,
+             frame_slot(v) + " = " + (st.expr ? to_bits(v->type, expr(*st.expr)) : "0L") + ";");
+      return;
+    case StmtKind::Set:
+      line(s, ind,
+           frame_slot(st.target->var) + " = " + to_bits(st.target->var->type, expr(*st.expr)) +
+               ";");
+      return;
+    case StmtKind::Return:
+      line(s, ind,
+           "rv = " + (st.expr ? to_bits(st.expr->type->forced(), expr(*st.expr)) : "0L") + ";");
+      fast_return(s, ind);
+      return;
+    case StmtKind::If:
+      line(s, ind, "if (" + expr(*st.expr) + ") {");
+      fast_stmts(st.body, s, ind + 2);
+      line(s, ind, "} else {");
+      fast_stmts(st.else_body, s, ind + 2);
+      line(s, ind, "}");
+      return;
+    case StmtKind::While:
+      line(s, ind, "while (" + expr(*st.expr) + ") {");
+      fast_stmts(st.body, s, ind + 2);
+      line(s, ind, "}");
+      return;
+    case StmtKind::Case: fast_case(st, s, ind); return;
+    case StmtKind::Call: fast_call(st, s, ind); return;
+    case StmtKind::Do:
+    case StmtKind::Then:
+    case StmtKind::For:
+    case StmtKind::Map: break;  // never in a sequential form (ir/fast_clones.h)
+  }
+  internal_error("statement kind in a sequential form");
+}
+
+// An if per branch, not a switch: a switch's case labels would hide the
+// resume points in the branches from kite_fast's switch. The tag and the
+// field are read before any branch runs.
+void Printer::fast_case(const Stmt &st, std::ostream &s, int ind) {
+  line(s, ind,
+       fmt::format("{{ KITE_DATA __global long *uv = kite_field(c, {}, 0, {}, {});", expr(*st.expr),
+                   site(st.loc), null_name(st.null_name)));
+  line(s, ind + 2, "const int tag = (int)uv[0];");
+  std::string head = "if";
+  const CaseBranch *fallback = nullptr;
+  for (const CaseBranch &b : st.branches) {
+    if (b.field.empty()) {
+      fallback = &b;
+      continue;
+    }
+    line(s, ind + 2, fmt::format("{} (tag == {}) {{", head, b.field_index));
+    if (b.binder)
+      line(s, ind + 4,
+           fmt::format("{} = {};", frame_slot(b.binder),
+                       to_bits(b.binder->type,
+                               fmt::format("{}(uv, 1)", slot_macro(b.binder->type)))));
+    fast_stmts(b.body, s, ind + 4);
+    head = "} else if";
+  }
+  line(s, ind + 2, head == "if" ? "{" : "} else {");
+  if (fallback)
+    fast_stmts(fallback->body, s, ind + 4);
+  else
+    line(s, ind + 4, fmt::format("kite_error(c, KITE_ERR_CASE, {}, 0, 0);", site(st.loc)));
+  line(s, ind + 2, "}");
+  line(s, ind, "}");
+}
+
+// A call: its arguments are read before the callee's frame is written, and
+// this task's frame says where it goes on. A callee's leaf answer
+// (ir/leaf_calls.h) is given here without a frame: fib's calls of fib(1)
+// and fib(0), tree sum's of its leaves.
+void Printer::fast_call(const Stmt &st, std::ostream &s, int ind) {
+  const Expr &call = *st.expr;
+  const TaskDecl *callee = call.children[0]->task;
+  const cps::Task &ct = p_.tasks[size_t(callee->id)];
+  const size_t frame = frame_size(*ct.source);
+  const long here = place(size_t(task_), ++fast_resume_);
+  line(s, ind, fmt::format("{{ /* {} */", anf::to_kite(st)));
+  for (size_t i = 0; i < callee->param_vars.size(); ++i)
+    line(s, ind + 2,
+         fmt::format("const long b{} = {};", i,
+                     to_bits(callee->param_vars[i]->type, expr(*call.children[i + 1]))));
+  const ntg::LeafAnswer &leaf = ct.leaf;
+  int in = ind + 2;
+  if (leaf.any()) {
+    std::map<const VarDecl *, std::string> saved = at_;
+    for (size_t i = 0; i < callee->param_vars.size(); ++i)
+      at_[callee->param_vars[i]] = from_bits(callee->param_vars[i]->type, fmt::format("b{}", i));
+    std::string guard;  // errors at the callee's sites, as it would
+    if (leaf.scrutinee) {
+      const Stmt &cs = *ct.source->body[0];
+      line(s, in,
+           fmt::format("KITE_DATA __global long *u = kite_field(c, {}, 0, {}, {});",
+                       expr(*leaf.scrutinee), site(cs.loc), null_name(cs.null_name)));
+      guard = fmt::format("(int)u[0] == {}", leaf.field);
+      if (leaf.binder) at_[leaf.binder] = fmt::format("{}(u, 1)", slot_macro(leaf.binder->type));
+    } else {
+      guard = (leaf.on_false ? "!" : "") + expr(*leaf.guard);
+    }
+    std::string value = to_bits(callee->result_type, expr(*leaf.value));
+    at_ = saved;
+    line(s, in, fmt::format("if ({}) {{", guard));
+    line(s, in + 2, fmt::format("rv = {};", value));
+    line(s, in, "} else {");
+    in += 2;
+  }
+  line(s, in, fmt::format("if (sp + {} > KITE_FAST_WORDS) return kite_fast_full(c);", frame));
+  line(s, in, "if ((++calls & KITE_FAST_CHECK) == 0 && kite_fast_stop(c)) return 0L;");
+  std::string push = fmt::format("s[fp] = {}L; s[sp] = {}L; s[sp + 1] = fp;", here,
+                                 place(size_t(callee->id), 0));
+  for (size_t i = 0; i < callee->param_vars.size(); ++i)
+    push += fmt::format(" s[sp + {}] = b{};", 2 + callee->param_vars[i]->id, i);
+  line(s, in, push);
+  line(s, in, fmt::format("fp = sp; sp += {};", frame));
+  line(s, in, "goto kite_next;");
+  line(s, in - 2, fmt::format("case {}:;", here));
+  if (leaf.any()) line(s, ind + 2, "}");
+  if (st.target) line(s, ind + 2, frame_slot(st.target->var) + " = rv;");
+  line(s, ind, "}");
+}
+
+// The task returns rv: its frame is popped, and its caller goes on, or
+// kite_fast returns.
+void Printer::fast_return(std::ostream &s, int ind) {
+  line(s, ind, "sp = fp; fp = (int)s[fp + 1];");
+  line(s, ind, "if (fp < 0) { *done = 1; return rv; }");
+  line(s, ind, "goto kite_next;");
+}
+
+}  // namespace kite::print

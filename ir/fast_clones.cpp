@@ -1,0 +1,159 @@
+// Sequential forms: the pass that finds the tasks that have one
+// (fast_clones.h).
+#include "ir/fast_clones.h"
+
+#include "frontend/check.h"
+
+namespace kite::fast_clones {
+
+using anf::Stmt;
+using anf::StmtKind;
+using ast::Expr;
+using ast::ExprKind;
+
+namespace {
+
+// The values a sequential form holds: scalars, and references to arrays,
+// structs, unions and tuples, which it only reads through.
+bool held(const Type *t) {
+  if (!t) return false;
+  switch (t->kind) {
+    case TypeKind::Int:
+    case TypeKind::Long:
+    case TypeKind::Float:
+    case TypeKind::Double:
+    case TypeKind::Bool:
+    case TypeKind::Range:
+    case TypeKind::Array:
+    case TypeKind::Tuple:
+    case TypeKind::Struct:
+    case TypeKind::Union: return true;
+    case TypeKind::Unit:
+    case TypeKind::String:
+    case TypeKind::Future:
+    case TypeKind::Task: return false;
+  }
+  return false;
+}
+
+// Whether e computes from held values and constants, reading fields and
+// elements at most: what only_computes accepts, and field and element
+// reads, ranges and length. Evaluated again, it gives the same value and
+// fails the same way, unless another task writes what it reads at the
+// same time, which the rules leave unordered anyway.
+bool reads(const Expr &e) {
+  auto all = [&](size_t from) {
+    for (size_t i = from; i < e.children.size(); ++i)
+      if (!reads(*e.children[i])) return false;
+    return true;
+  };
+  switch (e.kind) {
+    case ExprKind::IntLit:
+    case ExprKind::FloatLit:
+    case ExprKind::BoolLit: return true;
+    case ExprKind::Name:
+      if (e.var) return held(e.var->type);
+      return e.global != nullptr;  // a top-level constant
+    case ExprKind::Unary:
+    case ExprKind::Binary:
+    case ExprKind::Field:
+    case ExprKind::Index:
+    case ExprKind::Range: return all(0);
+    case ExprKind::Call: {
+      const Expr &fn = *e.children[0];
+      if (fn.kind != ExprKind::Name || fn.builtin < 0) return false;
+      const Builtin b = Builtin(fn.builtin);
+      return (builtin_only_computes(b) || b == Builtin::length_) && all(1);
+    }
+    case ExprKind::AnonTask:
+    case ExprKind::New:
+    case ExprKind::Tuple:
+    case ExprKind::Construct:
+    case ExprKind::StringLit:
+    case ExprKind::Future: return false;
+  }
+  return false;
+}
+
+// Whether v is a plain variable of `task` that a form holds (not a loop's
+// element).
+bool plain(const anf::Task &task, const ast::VarDecl *v) {
+  return v && held(v->type) && !task.element_of(v);
+}
+
+bool body(const anf::Task &task, const anf::StmtList &list, const std::vector<bool> &fast);
+
+// Whether s is what a sequential form runs, calling tasks that `fast`
+// still marks.
+bool stmt(const anf::Task &task, const Stmt &s, const std::vector<bool> &fast) {
+  switch (s.kind) {
+    case StmtKind::Let:
+      for (const ast::VarDecl *v : s.vars)
+        if (!plain(task, v)) return false;
+      return !s.expr || reads(*s.expr);
+    case StmtKind::Set:
+      return s.target->kind == ExprKind::Name && plain(task, s.target->var) && reads(*s.expr);
+    case StmtKind::Return: return !s.expr || reads(*s.expr);
+    case StmtKind::If:
+      return reads(*s.expr) && body(task, s.body, fast) && body(task, s.else_body, fast);
+    case StmtKind::While: return reads(*s.expr) && body(task, s.body, fast);
+    case StmtKind::Call: {
+      const Expr &call = *s.expr;
+      const Expr &callee = *call.children[0];
+      if (callee.kind != ExprKind::Name || !callee.task || !fast[size_t(callee.task->id)])
+        return false;
+      for (size_t i = 1; i < call.children.size(); ++i)
+        if (!reads(*call.children[i])) return false;
+      return !s.target || plain(task, s.target->var);
+    }
+    case StmtKind::Case:
+      if (!reads(*s.expr)) return false;
+      for (const anf::CaseBranch &b : s.branches)
+        if ((b.binder && !plain(task, b.binder)) || !body(task, b.body, fast)) return false;
+      return true;
+    case StmtKind::Do:  // print and the atomics
+    case StmtKind::Then:
+    case StmtKind::For:
+    case StmtKind::Map: return false;
+  }
+  return false;
+}
+
+bool body(const anf::Task &task, const anf::StmtList &list, const std::vector<bool> &fast) {
+  for (const anf::StmtPtr &s : list)
+    if (!stmt(task, *s, fast)) return false;
+  return true;
+}
+
+// Whether the task's declaration allows a sequential form: parameters and
+// result it holds, no closure.
+bool signature(const ast::TaskDecl &decl) {
+  if (decl.env || !decl.result_type) return false;
+  if (decl.result_type->kind != TypeKind::Unit && !held(decl.result_type)) return false;
+  for (const ast::VarDecl *p : decl.param_vars)
+    if (!held(p->type)) return false;
+  return true;
+}
+
+}  // namespace
+
+void find(cps::Program &blocks) {
+  // The greatest set of tasks whose bodies qualify calling only each other:
+  // start from every task with a fitting signature and drop the others
+  // until nothing changes.
+  std::vector<bool> fast(blocks.tasks.size());
+  for (size_t t = 0; t < blocks.tasks.size(); ++t) fast[t] = signature(*blocks.tasks[t].source->decl);
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t t = 0; t < blocks.tasks.size(); ++t) {
+      const anf::Task &task = *blocks.tasks[t].source;
+      if (fast[t] && !body(task, task.body, fast)) {
+        fast[t] = false;
+        changed = true;
+      }
+    }
+  }
+  for (size_t t = 0; t < blocks.tasks.size(); ++t) blocks.tasks[t].fast = fast[t];
+}
+
+}  // namespace kite::fast_clones

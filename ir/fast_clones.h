@@ -1,0 +1,30 @@
+// Sequential forms ("fast clones", Cilk-5's term; run unless -O0): a task
+// whose body only computes and reads, and calls tasks that have a
+// sequential form too, gets a second form, run in its caller's worker,
+// depth first, with its frames on a stack of that worker's own: no
+// record, no queue, no atomic, no fence. A call of such a task from a
+// block (not a tail call, not one of a loop's detached calls or a direct
+// map's) runs that form instead of becoming a task when the runtime's rule
+// says the worker has work to spare (kite_fast_now in
+// runtime-cl/device/fast.cl); the results and run-time errors are the
+// same either way.
+//
+// What a body may hold in this first version: `let` and `<-` of variables
+// (scalars, or references to arrays, structs, unions and tuples), `if`,
+// `case`, `while`, `return` and calls of tasks with a sequential form, on
+// expressions that compute and read fields and elements (no allocation,
+// print, atomic or task value; frontend/check.h's only_computes, and
+// reads). So the form never writes memory that anything else reads, and a run of it that
+// stops half way (its stack full, or another worker idle) leaves no trace:
+// the call then becomes a task after all. docs/design.md, "Work-first",
+// has the rule and its worst case.
+#pragma once
+
+#include "ir/cps.h"
+
+namespace kite::fast_clones {
+
+// Marks every task that has a sequential form (cps::Task::fast).
+void find(cps::Program &blocks);
+
+}  // namespace kite::fast_clones

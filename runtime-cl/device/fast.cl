@@ -1,0 +1,120 @@
+/* Sequential forms (ir/fast_clones.h): whether a call runs its callee's
+ * sequential form where it stands (kite_fast, which kitec emits) instead of
+ * becoming a task, and when a long run of one stops.
+ *
+ * The rule. A task is worth making only for a worker that may take it:
+ * while this worker's deque holds KITE_FAST_SLACK entries or more, idle
+ * workers have those to steal (the oldest, nearest the root: the largest),
+ * and a call made now would only be run later by this worker at a task's
+ * cost. So such a call runs its sequential form; with fewer entries it
+ * becomes a task, whose own calls are then queued. Alone (one worker)
+ * every call runs its sequential form.
+ *
+ * The worst case. A sequential form runs to its end, and the work under it
+ * is no longer split. So every KITE_FAST_CHECK calls it looks whether
+ * another worker found no work (ctl[IDLE]) while this one's deque is empty;
+ * then it stops, and the call becomes a task after all, whose calls go to
+ * the deque. What it did is lost (it writes nothing but its own stack): at
+ * most one form's work per worker each time others run dry, against the
+ * cost of a task at every call.
+ *
+ * A wide worker (a GPU's warp) asks the same of its local queue and global
+ * deque together, as lane 0 found them when the round started: while they
+ * hold KITE_FAST_WIDE_SLACK entries, half a round's worth, every lane that
+ * calls runs the form, side by side, as a hand-written kernel's lanes each
+ * walk a subtree on a stack of their own. A GPU has thousands of workers,
+ * and a form that runs long while some of them are idle keeps its subtree
+ * from them: there a form stops at its first look if any worker is idle,
+ * so that it costs at most KITE_FAST_CHECK + 1 calls more than the task.
+ *
+ * kitec defines KITE_HAS_FAST when some task has a sequential form; the
+ * workers count themselves idle (ctl[IDLE]) only then.
+ *
+ * kite-run --fast-calls (KITE_FAST): 0, never: every call is a task; 1, the
+ * rule (the default); 2, always, for tests: every call of a task that has
+ * a sequential form runs it, unless its stack is full. */
+#ifndef KITE_FAST
+#define KITE_FAST 1
+#endif
+#ifndef KITE_HAS_FAST
+#define KITE_HAS_FAST 0
+#endif
+#define KITE_FAST_SLACK 2
+#ifndef KITE_FAST_WIDE_SLACK
+#define KITE_FAST_WIDE_SLACK (KITE_LANES / 2)
+#endif
+/* Longs of a sequential form's stack, in private memory: a frame is two
+ * longs and one per variable of its task (fib's: 5). A call that would
+ * not fit becomes a task. A GPU's private memory is its local memory, a
+ * slice per lane of every resident warp: smaller there. */
+#ifndef KITE_FAST_WORDS
+#if KITE_WIDE
+#define KITE_FAST_WORDS 256
+#else
+#define KITE_FAST_WORDS 1024
+#endif
+#endif
+/* Calls between two looks at whether to stop, less one (a mask). On a GPU,
+ * where some worker is nearly always idle, the first look stops the form:
+ * this is the most a form runs there (measured on an H100, fib(40): 65 ms
+ * with every call a task; 53, 30, 30 and 40 ms with forms of at most 1024,
+ * 256, 128 and 64 calls; 26 ms with 256 and a form started while the
+ * worker holds half a round's entries instead of two rounds'). */
+#ifndef KITE_FAST_CHECK
+#if KITE_WIDE
+#define KITE_FAST_CHECK 255
+#else
+#define KITE_FAST_CHECK 1023
+#endif
+#endif
+/* Calls of this worker that become tasks after a sequential form found its
+ * stack full: a chain of calls deeper than the stack then costs a stack's
+ * worth of lost calls per this many tasks, not per task. */
+#define KITE_FAST_SKIP 1024
+
+/* Entries this worker has for thieves: on its deque (narrow), or on its
+ * deque and in its local queue when the round started (wide). */
+int kite_spare(kite_ctx *c) {
+#if KITE_WIDE
+  return c->w->queued; /* as the round started */
+#else
+  volatile __global uint *dc = KITE_DEQUE_CTL(c, c->worker);
+  return KITE_SPAN(dc[KITE_DEQUE_BOTTOM], dc[KITE_DEQUE_TOP]);
+#endif
+}
+
+int kite_fast_now(kite_ctx *c) {
+#if KITE_FAST == 0
+  return 0;
+#else
+  if (c->fast_skip > 0) {
+    c->fast_skip -= 1;
+    return 0;
+  }
+#if KITE_WIDE
+  return KITE_FAST == 2 || c->num_workers == 1 || c->w->fast_ok;
+#else
+  return KITE_FAST == 2 || c->num_workers == 1 || kite_spare(c) >= KITE_FAST_SLACK;
+#endif
+#endif
+}
+
+/* A sequential form found its stack full: it stops, and so do the next
+ * KITE_FAST_SKIP calls' forms before they start. */
+long kite_fast_full(kite_ctx *c) {
+  c->fast_skip = KITE_FAST_SKIP;
+  return 0L;
+}
+
+int kite_fast_stop(kite_ctx *c) {
+  if (c->ctl[KITE_CTL_DONE] | c->ctl[KITE_CTL_STOP]) return 1;
+#if KITE_FAST == 2
+  return 0;
+#else
+#if KITE_WIDE
+  return c->ctl[KITE_CTL_IDLE] > 0;
+#else
+  return c->ctl[KITE_CTL_IDLE] > 0 && kite_spare(c) <= 0;
+#endif
+#endif
+}
