@@ -184,7 +184,9 @@ void Printer::emit_fast_call(const cps::Op &op, const std::vector<std::string> &
   for (size_t i = 0; i < size_t(plan_.fast_arity); ++i)
     call += i < args.size() ? ", " + to_bits(callee->param_vars[i]->type, args[i]) : ", 0L";
   line(s, ind, "int done = 0;");
-  line(s, ind, fmt::format("const long r = kite_fast_now(c) ? {}, &done) : 0L;", call));
+  line(s, ind,
+       fmt::format("const long r = kite_fast_now(c, {}) ? {}, &done) : 0L;",
+                   p_.tasks[size_t(callee->id)].fast_reads ? 1 : 0, call));
   line(s, ind, "if (done) {");
   line(s, ind + 2, "c->n_fast += 1;");
   // As a call that returned at once: `own` still holds if nothing of this

@@ -157,8 +157,10 @@ struct Task {
   // The answer its body gives some calls without calling (ir/leaf_calls.h):
   // where cps::answered_at_call holds, the caller computes it.
   ntg::LeafAnswer leaf;
-  // It has a sequential form (ir/fast_clones.h).
+  // It has a sequential form (ir/fast_clones.h), and that form reads
+  // fields or elements, or calls one that does.
   bool fast = false;
+  bool fast_reads = false;
 };
 
 // Record layout shared by every task (slots are longs).

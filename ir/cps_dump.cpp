@@ -80,7 +80,7 @@ void dump(const Program &p, std::ostream &out) {
           << field << (t.leaf.binder ? " " + t.leaf.binder->name : "") << ": "
           << ast::to_kite(*t.leaf.value);
     }
-    if (t.fast) out << ", has a sequential form";
+    if (t.fast) out << ", has a sequential form" << (t.fast_reads ? " that reads memory" : "");
     out << "\n";
     for (const Graph &g : p.graphs) {
       if (g.task != int(&t - p.tasks.data())) continue;

@@ -135,6 +135,42 @@ bool signature(const ast::TaskDecl &decl) {
   return true;
 }
 
+// Whether e reads a field, an element or an array's length.
+bool reads_memory(const Expr &e) {
+  if (e.kind == ExprKind::Field || e.kind == ExprKind::Index) return true;
+  if (e.kind == ExprKind::Call && e.children[0]->builtin == int(Builtin::length_) &&
+      e.children[1]->type->forced()->kind != TypeKind::Range)
+    return true;
+  for (const ast::ExprPtr &c : e.children)
+    if (c && reads_memory(*c)) return true;
+  return false;
+}
+
+// Whether a form's statements read memory (a `case` reads its union's tag),
+// not counting what the tasks they call read.
+bool reads_memory(const anf::StmtList &list) {
+  bool any = false;
+  anf::for_each_expr(list, [&](const Expr &e) { any = any || reads_memory(e); });
+  for (const anf::StmtPtr &s : list) {
+    if (s->kind == StmtKind::Case) return true;
+    if (reads_memory(s->body) || reads_memory(s->else_body)) return true;
+    for (const anf::CaseBranch &b : s->branches)
+      if (reads_memory(b.body)) return true;
+  }
+  return any;
+}
+
+// The tasks a list of statements calls by name.
+void callees(const anf::StmtList &list, std::vector<int> &out) {
+  for (const anf::StmtPtr &s : list) {
+    if (s->kind == StmtKind::Call && s->expr->children[0]->task)
+      out.push_back(s->expr->children[0]->task->id);
+    callees(s->body, out);
+    callees(s->else_body, out);
+    for (const anf::CaseBranch &b : s->branches) callees(b.body, out);
+  }
+}
+
 }  // namespace
 
 void find(cps::Program &blocks) {
@@ -154,6 +190,26 @@ void find(cps::Program &blocks) {
     }
   }
   for (size_t t = 0; t < blocks.tasks.size(); ++t) blocks.tasks[t].fast = fast[t];
+  // Which forms read memory, themselves or through the forms they call.
+  std::vector<std::vector<int>> calls(blocks.tasks.size());
+  for (size_t t = 0; t < blocks.tasks.size(); ++t) {
+    if (!fast[t]) continue;
+    blocks.tasks[t].fast_reads = reads_memory(blocks.tasks[t].source->body);
+    callees(blocks.tasks[t].source->body, calls[t]);
+  }
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t t = 0; t < blocks.tasks.size(); ++t) {
+      cps::Task &task = blocks.tasks[t];
+      if (!task.fast || task.fast_reads) continue;
+      for (int callee : calls[t])
+        if (blocks.tasks[size_t(callee)].fast_reads) {
+          task.fast_reads = true;
+          changed = true;
+          break;
+        }
+    }
+  }
 }
 
 }  // namespace kite::fast_clones

@@ -74,7 +74,7 @@
 #define KITE_CTL_OFFLOADS 11   /* maps waiting in ctl64[KITE_CTL64_OFFLOADS] for their kernels */
 #define KITE_CTL_RESUMES 12    /* entries in ctl64[KITE_CTL64_RESUMES]: worker w queues
                                   entries w, w + workers, ... when the launch starts */
-#define KITE_CTL_IDLE 13       /* narrow workers that found no work at their last look */
+#define KITE_CTL_IDLE 13       /* narrow workers that found no work at their last look (fast.cl) */
 #define KITE_CTL_INTS 32
 
 /* ctl64[] (longs) */

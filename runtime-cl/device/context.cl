@@ -52,8 +52,6 @@ typedef struct {
   int probe;    /* run phase: the first KITE_PROBES lanes look for a victim */
   int idle;     /* rounds in a row that found no work */
   int fast_ok;  /* this round's calls may run sequential forms (kite_fast_now) */
-  int queued;   /* entries left in the local queue and the global deque when this round
-                   started (kite_fast_stop) */
   int last;     /* the ring the last round took its entries from */
   int stop;
   /* Chunks of free records the lanes pass to one another (-1: empty slot):

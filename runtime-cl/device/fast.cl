@@ -18,17 +18,22 @@
  * most one form's work per worker each time others run dry, against the
  * cost of a task at every call.
  *
- * A wide worker (a GPU's warp) asks the same of its local queue and global
- * deque together, as lane 0 found them when the round started: while they
- * hold KITE_FAST_WIDE_SLACK entries, half a round's worth, every lane that
+ * A wide worker (a GPU's warp) asks whether its local queue and global
+ * deque held KITE_FAST_WIDE_SLACK entries, half a round's worth, when the
+ * round started (lane 0 looks, kite_worker::fast_ok): then every lane that
  * calls runs the form, side by side, as a hand-written kernel's lanes each
  * walk a subtree on a stack of their own. A GPU has thousands of workers,
- * and a form that runs long while some of them are idle keeps its subtree
- * from them: there a form stops at its first look if any worker is idle,
- * so that it costs at most KITE_FAST_CHECK + 1 calls more than the task.
+ * some of them nearly always idle, and a form that runs long keeps its
+ * subtree from them: there a form stops at its first look, so that it
+ * costs at most KITE_FAST_CHECK + 1 calls more than the task, and the
+ * workers keep no count of the idle. Nor does a wide worker run the form
+ * of a task that reads fields or elements (cps::Task::fast_reads): each
+ * lane would chase its own pointers through memory one load at a time,
+ * where as tasks the loads of many lanes overlap (tree sum 22 on an H100:
+ * 12 ms as tasks, 20 with forms).
  *
  * kitec defines KITE_HAS_FAST when some task has a sequential form; the
- * workers count themselves idle (ctl[IDLE]) only then.
+ * narrow workers count themselves idle (ctl[IDLE]) only then.
  *
  * kite-run --fast-calls (KITE_FAST): 0, never: every call is a task; 1, the
  * rule (the default); 2, always, for tests: every call of a task that has
@@ -54,12 +59,12 @@
 #define KITE_FAST_WORDS 1024
 #endif
 #endif
-/* Calls between two looks at whether to stop, less one (a mask). On a GPU,
- * where some worker is nearly always idle, the first look stops the form:
- * this is the most a form runs there (measured on an H100, fib(40): 65 ms
- * with every call a task; 53, 30, 30 and 40 ms with forms of at most 1024,
- * 256, 128 and 64 calls; 26 ms with 256 and a form started while the
- * worker holds half a round's entries instead of two rounds'). */
+/* Calls between two looks at whether to stop, less one (a mask). On a GPU
+ * the first look stops the form: this is the most a form runs there
+ * (measured on an H100, fib(40): 65 ms with every call a task; 53, 30, 30
+ * and 40 ms with forms of at most 1024, 256, 128 and 64 calls; 26 ms with
+ * 256 and a form started while the worker holds half a round's entries
+ * instead of two rounds'). */
 #ifndef KITE_FAST_CHECK
 #if KITE_WIDE
 #define KITE_FAST_CHECK 255
@@ -72,18 +77,17 @@
  * worth of lost calls per this many tasks, not per task. */
 #define KITE_FAST_SKIP 1024
 
-/* Entries this worker has for thieves: on its deque (narrow), or on its
- * deque and in its local queue when the round started (wide). */
+#if !KITE_WIDE
+/* Entries this narrow worker has for thieves, on its deque. */
 int kite_spare(kite_ctx *c) {
-#if KITE_WIDE
-  return c->w->queued; /* as the round started */
-#else
   volatile __global uint *dc = KITE_DEQUE_CTL(c, c->worker);
   return KITE_SPAN(dc[KITE_DEQUE_BOTTOM], dc[KITE_DEQUE_TOP]);
-#endif
 }
+#endif
 
-int kite_fast_now(kite_ctx *c) {
+/* Whether a call runs its callee's form now; `reads`: the form reads
+ * fields or elements (a constant at each call). */
+int kite_fast_now(kite_ctx *c, int reads) {
 #if KITE_FAST == 0
   return 0;
 #else
@@ -91,10 +95,11 @@ int kite_fast_now(kite_ctx *c) {
     c->fast_skip -= 1;
     return 0;
   }
+  if (KITE_FAST == 2 || c->num_workers == 1) return 1;
 #if KITE_WIDE
-  return KITE_FAST == 2 || c->num_workers == 1 || c->w->fast_ok;
+  return !reads && c->w->fast_ok;
 #else
-  return KITE_FAST == 2 || c->num_workers == 1 || kite_spare(c) >= KITE_FAST_SLACK;
+  return kite_spare(c) >= KITE_FAST_SLACK;
 #endif
 #endif
 }
@@ -112,7 +117,7 @@ int kite_fast_stop(kite_ctx *c) {
   return 0;
 #else
 #if KITE_WIDE
-  return c->ctl[KITE_CTL_IDLE] > 0;
+  return 1;
 #else
   return c->ctl[KITE_CTL_IDLE] > 0 && kite_spare(c) <= 0;
 #endif
