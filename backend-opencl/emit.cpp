@@ -59,7 +59,7 @@ Artifact emit_opencl(const cps::Program &program, const std::string &source_path
                  "#define KITE_LARGE {}\n#define KITE_HAS_FAST {}\n",
                  program.record_words, node_shift, a.strings.size(), a.sites.size(),
                  a.params.size(), e.loop_checks() ? 1 : 0, e.large() ? 1 : 0,
-                 plan.has_fast() ? 1 : 0) +
+                 plan.has_fast() ? (plan.fast_computes ? 2 : 1) : 0) +
              kRuntimeSource + "\n" + generated;
   return a;
 }

@@ -512,8 +512,11 @@ Plan make(const cps::Program &p, const EmitOptions &options) {
   Plan plan;
   plan.shape = p.num_codes > kMaxInlineBlocks ? Shape::Large : Shape::Inline;
   plan.signals.resize(p.tasks.size());
-  for (const cps::Task &t : p.tasks)
-    if (t.fast) plan.fast_arity = std::max(plan.fast_arity, int(t.source->decl->param_vars.size()));
+  for (const cps::Task &t : p.tasks) {
+    if (!t.fast) continue;
+    plan.fast_arity = std::max(plan.fast_arity, int(t.source->decl->param_vars.size()));
+    plan.fast_computes = plan.fast_computes || !t.fast_reads;
+  }
   plan.node_task.resize(p.nodes.size());
   for (size_t n = 0; n < p.nodes.size(); ++n) {
     plan.node_task[n] = node_task(p, n);
@@ -613,7 +616,8 @@ void dump(const cps::Program &p, const Plan &plan, std::ostream &out) {
                      p.num_codes, kMaxInlineBlocks);
   out << fmt::format("loop nests checking elements: {}\n", plan.loop_checks ? "some" : "none");
   if (plan.has_fast())
-    out << fmt::format("sequential forms: kite_fast, {} parameters\n", plan.fast_arity);
+    out << fmt::format("sequential forms: kite_fast, {} parameters{}\n", plan.fast_arity,
+                       plan.fast_computes ? "" : ", every one reading memory");
   for (size_t i = 0; i < plan.dispatchers.size(); ++i)
     out << fmt::format("dispatcher kite_call_value_{}: {}\n", i, to_string(plan.dispatchers[i]));
   for (size_t t = 0; t < p.tasks.size(); ++t) {

@@ -174,6 +174,9 @@ struct Plan {
   // a sequential form (ir/fast_clones.h); -1: no task has one, and there
   // is no kite_fast (the runtime's KITE_HAS_FAST is 0).
   int fast_arity = -1;
+  // Some sequential form reads no field or element: wide workers run those
+  // (KITE_HAS_FAST 2, where it is 1 when every form reads).
+  bool fast_computes = false;
 
   bool large() const { return shape == Shape::Large; }
   bool has_fast() const { return fast_arity >= 0; }

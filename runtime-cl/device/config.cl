@@ -126,6 +126,14 @@
 #ifndef KITE_LARGE
 #define KITE_LARGE 0
 #endif
+/* Sequential forms (fast.cl): kitec defines KITE_HAS_FAST 0 where no task
+ * has one, 1 where every form reads fields or elements (which wide
+ * workers do not run), 2 where some form only computes. The state the
+ * forms' rule keeps is there only when some worker may use it. */
+#ifndef KITE_HAS_FAST
+#define KITE_HAS_FAST 0
+#endif
+#define KITE_WIDE_FORMS (KITE_WIDE && KITE_HAS_FAST == 2)
 #if KITE_LARGE && !defined(KITE_CPU)
 #define KITE_OUT_OF_LINE __attribute__((noinline))
 #else

@@ -51,7 +51,9 @@ typedef struct {
   int share_n;
   int probe;    /* run phase: the first KITE_PROBES lanes look for a victim */
   int idle;     /* rounds in a row that found no work */
+#if KITE_WIDE_FORMS
   int fast_ok;  /* this round's calls may run sequential forms (kite_fast_now) */
+#endif
   int last;     /* the ring the last round took its entries from */
   int stop;
   /* Chunks of free records the lanes pass to one another (-1: empty slot):
@@ -95,8 +97,11 @@ typedef struct {
   int free_count; /* its length, up to KITE_CHUNK */
   int spare;      /* a full chunk of free records, the next most recent; -1: none */
   uint rng;
-  long n_tasks, n_conts, n_answered, n_fast, n_steal_tries, n_steals, n_chunk_ops;
+  long n_tasks, n_conts, n_answered, n_steal_tries, n_steals, n_chunk_ops;
+#if KITE_HAS_FAST
+  long n_fast;   /* calls that ran their callee's sequential form */
   int fast_skip; /* calls that become tasks before the next sequential form (fast.cl) */
+#endif
   /* Tracing (kite-run --trace): the span being run, and where spans go. */
   __global long *trace;  /* this worker's spans; null: no trace */
   int trace_cap;

@@ -23,26 +23,20 @@
  * round started (lane 0 looks, kite_worker::fast_ok): then every lane that
  * calls runs the form, side by side, as a hand-written kernel's lanes each
  * walk a subtree on a stack of their own. A GPU has thousands of workers,
- * some of them nearly always idle, and a form that runs long keeps its
- * subtree from them: there a form stops at its first look, so that it
- * costs at most KITE_FAST_CHECK + 1 calls more than the task, and the
- * workers keep no count of the idle. Nor does a wide worker run the form
- * of a task that reads fields or elements (cps::Task::fast_reads): each
- * lane would chase its own pointers through memory one load at a time,
- * where as tasks the loads of many lanes overlap (tree sum 22 on an H100:
- * 12 ms as tasks, 20 with forms).
- *
- * kitec defines KITE_HAS_FAST when some task has a sequential form; the
- * narrow workers count themselves idle (ctl[IDLE]) only then.
+ * some idle nearly all the time, so there a form stops at its first look
+ * if any is idle: it costs at most KITE_FAST_CHECK + 1 calls more than the
+ * task. A wide worker runs no form of a task that reads fields or
+ * elements (cps::Task::fast_reads): each lane would chase its own pointers
+ * through memory one load at a time, where as tasks the loads of many
+ * lanes overlap (tree sum 22 on an H100: 12 ms as tasks, 20 with forms).
+ * The workers count themselves idle (ctl[IDLE]) only where some worker may
+ * run a form (KITE_HAS_FAST, config.cl).
  *
  * kite-run --fast-calls (KITE_FAST): 0, never: every call is a task; 1, the
  * rule (the default); 2, always, for tests: every call of a task that has
  * a sequential form runs it, unless its stack is full. */
 #ifndef KITE_FAST
 #define KITE_FAST 1
-#endif
-#ifndef KITE_HAS_FAST
-#define KITE_HAS_FAST 0
 #endif
 #define KITE_FAST_SLACK 2
 #ifndef KITE_FAST_WIDE_SLACK
@@ -60,11 +54,11 @@
 #endif
 #endif
 /* Calls between two looks at whether to stop, less one (a mask). On a GPU
- * the first look stops the form: this is the most a form runs there
- * (measured on an H100, fib(40): 65 ms with every call a task; 53, 30, 30
- * and 40 ms with forms of at most 1024, 256, 128 and 64 calls; 26 ms with
- * 256 and a form started while the worker holds half a round's entries
- * instead of two rounds'). */
+ * the first look nearly always stops the form (measured on an H100,
+ * fib(40): 65 ms with every call a task; 53, 30, 30 and 40 ms with forms
+ * of at most 1024, 256, 128 and 64 calls; 26 ms with 256 and a form
+ * started while the worker holds half a round's entries instead of two
+ * rounds'; 30 ms when the first look always stops it). */
 #ifndef KITE_FAST_CHECK
 #if KITE_WIDE
 #define KITE_FAST_CHECK 255
@@ -77,6 +71,7 @@
  * worth of lost calls per this many tasks, not per task. */
 #define KITE_FAST_SKIP 1024
 
+#if KITE_HAS_FAST /* called by the generated code only where some task has a form */
 #if !KITE_WIDE
 /* Entries this narrow worker has for thieves, on its deque. */
 int kite_spare(kite_ctx *c) {
@@ -91,13 +86,18 @@ int kite_fast_now(kite_ctx *c, int reads) {
 #if KITE_FAST == 0
   return 0;
 #else
+#if KITE_WIDE && KITE_FAST == 1
+  if (reads) return 0;
+#endif
   if (c->fast_skip > 0) {
     c->fast_skip -= 1;
     return 0;
   }
   if (KITE_FAST == 2 || c->num_workers == 1) return 1;
-#if KITE_WIDE
-  return !reads && c->w->fast_ok;
+#if KITE_WIDE_FORMS
+  return c->w->fast_ok;
+#elif KITE_WIDE
+  return 0;
 #else
   return kite_spare(c) >= KITE_FAST_SLACK;
 #endif
@@ -117,9 +117,10 @@ int kite_fast_stop(kite_ctx *c) {
   return 0;
 #else
 #if KITE_WIDE
-  return 1;
+  return c->ctl[KITE_CTL_IDLE] > 0;
 #else
   return c->ctl[KITE_CTL_IDLE] > 0 && kite_spare(c) <= 0;
 #endif
 #endif
 }
+#endif

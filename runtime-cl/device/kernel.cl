@@ -34,9 +34,11 @@ __kernel void kite_uber(__global long *pool, __global long *deques, __global uin
   c->rng = 2463534242u ^ (uint)((c->worker * KITE_LANES + c->lane) * 7919 + 1);
   c->offload_seen = 0;
   c->offload_quiet = 0;
+#if KITE_HAS_FAST
   c->fast_skip = 0;
-  c->n_tasks = c->n_conts = c->n_answered = c->n_fast = c->n_steal_tries = c->n_steals =
-      c->n_chunk_ops = 0;
+  c->n_fast = 0;
+#endif
+  c->n_tasks = c->n_conts = c->n_answered = c->n_steal_tries = c->n_steals = c->n_chunk_ops = 0;
   c->trace_cap = params[KITE_PARAM_TRACE_CAP];
   long stride = KITE_STATS_WORDS + (long)KITE_TRACE_SPAN_WORDS * c->trace_cap;
   __global long *st = stats + (long)c->worker * stride;
@@ -70,7 +72,9 @@ __kernel void kite_uber(__global long *pool, __global long *deques, __global uin
   atom_add(&st[KITE_STAT_TASKS], c->n_tasks);
   atom_add(&st[KITE_STAT_CONTS], c->n_conts);
   atom_add(&st[KITE_STAT_ANSWERED], c->n_answered);
+#if KITE_HAS_FAST
   atom_add(&st[KITE_STAT_FAST], c->n_fast);
+#endif
   atom_add(&st[KITE_STAT_CHUNK_OPS], c->n_chunk_ops);
 #if KITE_STACKS
   atom_add(&st[KITE_STAT_STACKED], c->n_stacked);
@@ -83,7 +87,9 @@ __kernel void kite_uber(__global long *pool, __global long *deques, __global uin
   st[KITE_STAT_TASKS] += c->n_tasks;
   st[KITE_STAT_CONTS] += c->n_conts;
   st[KITE_STAT_ANSWERED] += c->n_answered;
+#if KITE_HAS_FAST
   st[KITE_STAT_FAST] += c->n_fast;
+#endif
 #endif
   st[KITE_STAT_STEAL_TRIES] += c->n_steal_tries;
   st[KITE_STAT_STEALS] += c->n_steals;

@@ -297,7 +297,7 @@ void kite_schedule(kite_ctx *c, __global long *st, int *busy) {
   }
   w->n = n;
   w->probe = (n == 0 && c->num_workers > 1);
-#if KITE_HAS_FAST
+#if KITE_WIDE_FORMS
   int left = KITE_SPAN(w->bottom, w->top_seen);
   for (int k = 0; k < KITE_CLASSES; ++k) left += KITE_SPAN(w->tail[k], w->head[k]);
   w->fast_ok = left >= KITE_FAST_WIDE_SLACK;
@@ -308,6 +308,7 @@ void kite_schedule(kite_ctx *c, __global long *st, int *busy) {
   }
 
   if (n == 0) {
+    if (KITE_WIDE_FORMS && w->idle == 0) atomic_inc(&c->ctl[KITE_CTL_IDLE]);
     w->idle += 1;
     w->stat[KITE_STAT_IDLE_ROUNDS] += 1;
 #if KITE_OFFLOAD_MIN > 0
@@ -325,6 +326,7 @@ void kite_schedule(kite_ctx *c, __global long *st, int *busy) {
     asm volatile("nanosleep.u32 %0;" ::"r"(ns));
 #endif
   } else {
+    if (KITE_WIDE_FORMS && w->idle > 0) atomic_dec(&c->ctl[KITE_CTL_IDLE]);
     w->idle = 0;
     if (c->trace && !*busy) {
       kite_span_begin(c, stolen);
@@ -365,7 +367,9 @@ void kite_run_wide(kite_ctx *c, __global long *st, int simd_stats, uint ring_sta
     w->probe = 0;
     w->stop = 0;
     w->idle = 0;
+#if KITE_WIDE_FORMS
     w->fast_ok = 0;
+#endif
     w->last = 0;
     w->round = 0;
     w->codes[0] = w->codes[1] = w->codes[2] = w->codes[3] = 0;
@@ -496,6 +500,7 @@ void kite_run_wide(kite_ctx *c, __global long *st, int simd_stats, uint ring_sta
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   if (c->lane == 0) {
+    if (KITE_WIDE_FORMS && w->idle > 0) atomic_dec(&c->ctl[KITE_CTL_IDLE]);
     if (c->trace && busy) kite_span_end(c, st);
     for (int i = 0; i < KITE_LOCAL_CHUNKS; ++i)
       if (w->chunks[i] >= 0) kite_give_chunk(c, w->chunks[i]);
