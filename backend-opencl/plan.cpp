@@ -8,7 +8,7 @@
 #include <ostream>
 #include <utility>
 
-#include "frontend/check.h"
+#include "frontend/builtins.h"
 #include "ir/bounds.h"
 #include "ir/vars.h"
 
@@ -124,8 +124,8 @@ bool every_iteration_calls(const cps::Op &op) {
 // index, but for an atomic's own (kite_elem, which reports at once).
 bool checks_element(const Expr &e) {
   if (e.kind == ExprKind::Index) return true;
-  const bool atomic = e.kind == ExprKind::Call && e.children[0]->builtin >= 0 &&
-                      builtin_is_atomic(Builtin(e.children[0]->builtin));
+  const BuiltinInfo *b = e.kind == ExprKind::Call ? called_builtin(e) : nullptr;
+  const bool atomic = b && b->atomic;
   for (size_t i = 0; i < e.children.size(); ++i) {
     const Expr &child = *e.children[i];
     if (atomic && i == 1) {

@@ -6,7 +6,7 @@
 #include <limits>
 
 #include "backend-opencl/printer.h"
-#include "frontend/check.h"
+#include "frontend/builtins.h"
 #include "frontend/prelude.h"
 
 namespace kite::print {
@@ -231,7 +231,7 @@ std::string Printer::builtin_call(const Expr &e, const Type *t) {
     case Builtin::sin_:
     case Builtin::cos_:
     case Builtin::floor_:
-      return fmt::format("{}({})", builtin_name(b), arg(0));
+      return fmt::format("{}({})", builtin_info(b).name, arg(0));
     case Builtin::hash_:
       return fmt::format("kite_hash({})", arg(0));
     case Builtin::length_:

@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "backend-opencl/printer.h"
-#include "frontend/check.h"
+#include "frontend/builtins.h"
 
 namespace kite::print {
 

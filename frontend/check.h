@@ -8,25 +8,13 @@
 #include <functional>
 
 #include "frontend/ast.h"
+#include "frontend/builtins.h"
 #include "frontend/diagnostics.h"
 
 namespace kite {
 
-enum class Builtin {
-#define KITE_BUILTIN(name, atomic) name##_,
-#include "frontend/builtins.def"
-};
-// The builtin named `name`, or false.
-bool find_builtin(const std::string &name, Builtin *out);
-const char *builtin_name(Builtin b);
-// Whether b writes the array element its first argument names
-// (atomic_add(a[i], v) and the other atomics).
-bool builtin_is_atomic(Builtin b);
-// Whether b only computes from its arguments: conversions, abs, min, max,
-// the float functions and hash (no allocation, no print, no element).
-bool builtin_only_computes(Builtin b);
 // Whether e only computes: literals, names that `name_ok` accepts, and
-// operators and builtin_only_computes calls applied to such (no task call,
+// operators and pure built-ins (builtins.h) applied to such (no task call,
 // allocation, print, or element, field or closure read). Evaluated twice,
 // it gives the same value and fails (a division by zero) the same way.
 bool only_computes(const ast::Expr &e, const std::function<bool(const ast::Expr &)> &name_ok);

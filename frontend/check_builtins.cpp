@@ -1,56 +1,10 @@
-// Built-in functions: the table of builtins.def, the questions later passes
-// ask about them, and the checking of their calls. See checker.h.
+// Built-in functions: the checking of their calls, and only_computes. See
+// checker.h; their table is builtins.h.
 #include <algorithm>
 
 #include "frontend/checker.h"
 
 namespace kite {
-namespace {
-
-const char *const kBuiltinNames[] = {
-#define KITE_BUILTIN(name, atomic) #name,
-#include "frontend/builtins.def"
-};
-const bool kBuiltinAtomic[] = {
-#define KITE_BUILTIN(name, atomic) atomic,
-#include "frontend/builtins.def"
-};
-
-}  // namespace
-
-bool find_builtin(const std::string &name, Builtin *out) {
-  for (size_t i = 0; i < sizeof(kBuiltinNames) / sizeof(kBuiltinNames[0]); ++i) {
-    if (name == kBuiltinNames[i]) {
-      *out = Builtin(i);
-      return true;
-    }
-  }
-  return false;
-}
-
-const char *builtin_name(Builtin b) { return kBuiltinNames[int(b)]; }
-bool builtin_is_atomic(Builtin b) { return kBuiltinAtomic[int(b)]; }
-
-bool builtin_only_computes(Builtin b) {
-  switch (b) {
-    case Builtin::int_:
-    case Builtin::long_:
-    case Builtin::float_:
-    case Builtin::double_:
-    case Builtin::abs_:
-    case Builtin::min_:
-    case Builtin::max_:
-    case Builtin::sqrt_:
-    case Builtin::exp_:
-    case Builtin::log_:
-    case Builtin::sin_:
-    case Builtin::cos_:
-    case Builtin::floor_:
-    case Builtin::pow_:
-    case Builtin::hash_: return true;
-    default: return false;
-  }
-}
 
 bool only_computes(const ast::Expr &e, const std::function<bool(const ast::Expr &)> &name_ok) {
   auto all = [&](auto first, auto last) {
@@ -66,7 +20,7 @@ bool only_computes(const ast::Expr &e, const std::function<bool(const ast::Expr 
     case ast::ExprKind::Binary: return all(e.children.begin(), e.children.end());
     case ast::ExprKind::Call:
       if (e.children[0]->kind != ast::ExprKind::Name || e.children[0]->builtin < 0 ||
-          !builtin_only_computes(Builtin(e.children[0]->builtin)))
+          !builtin_info(Builtin(e.children[0]->builtin)).pure)
         return false;
       return all(e.children.begin() + 1, e.children.end());
     default: return false;

@@ -60,10 +60,8 @@ bool reads(const Expr &e) {
     case ExprKind::Index:
     case ExprKind::Range: return all(0);
     case ExprKind::Call: {
-      const Expr &fn = *e.children[0];
-      if (fn.kind != ExprKind::Name || fn.builtin < 0) return false;
-      const Builtin b = Builtin(fn.builtin);
-      return (builtin_only_computes(b) || b == Builtin::length_) && all(1);
+      const BuiltinInfo *b = called_builtin(e);
+      return b && (b->pure || b->length) && all(1);
     }
     case ExprKind::AnonTask:
     case ExprKind::New:

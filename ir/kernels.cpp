@@ -1,7 +1,7 @@
 // Map kernels: which maps may run as an OpenCL kernel of their own.
 #include "ir/kernels.h"
 
-#include "frontend/check.h"
+#include "frontend/builtins.h"
 
 namespace kite::kernels {
 namespace {
@@ -23,7 +23,7 @@ class Finder : public anf::Visitor {
       case ExprKind::AnonTask:
       case ExprKind::Future: found = true; return;
       case ExprKind::Call:
-        if (e.children[0]->builtin == int(Builtin::print_)) {
+        if (const BuiltinInfo *b = called_builtin(e); b && (b->allocates || b->prints)) {
           found = true;
           return;
         }

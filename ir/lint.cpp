@@ -12,7 +12,7 @@
 #include <string>
 #include <utility>
 
-#include "frontend/check.h"
+#include "frontend/builtins.h"
 
 namespace kite {
 
@@ -90,9 +90,8 @@ class Writes : public anf::Visitor {
     anf::Visitor::visit(e);
     if (e.kind != ExprKind::Call) return;
     const Expr &callee = *e.children[0];
-    if (callee.builtin >= 0) {
-      Builtin b = Builtin(callee.builtin);
-      if (builtin_is_atomic(b) && e.children.size() > 1) add(root(*e.children[1], *task_->decl));
+    if (const BuiltinInfo *b = called_builtin(e)) {
+      if (b->writes && e.children.size() > 1) add(root(*e.children[1], *task_->decl));
       return;
     }
     // A named task writes what its parameter writes; a task value may

@@ -3,7 +3,7 @@
 
 #include <set>
 
-#include "frontend/check.h"
+#include "frontend/builtins.h"
 #include "ir/cps.h"
 
 namespace kite::cps {
@@ -57,9 +57,8 @@ class LocalArrays : public anf::Visitor {
       use(*e.children[1]);
       return;
     }
-    if (e.kind == ExprKind::Call && e.children[0]->kind == ExprKind::Name &&
-        (e.children[0]->builtin == int(Builtin::length_) ||
-         e.children[0]->builtin == int(Builtin::print_))) {
+    const BuiltinInfo *b = e.kind == ExprKind::Call ? called_builtin(e) : nullptr;
+    if (b && (b->length || b->prints)) {
       for (size_t i = 1; i < e.children.size(); ++i)
         if (e.children[i]->kind != ExprKind::Name) use(*e.children[i]);
       return;

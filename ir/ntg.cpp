@@ -9,7 +9,7 @@
 #include <ostream>
 #include <unordered_map>
 
-#include "frontend/check.h"
+#include "frontend/builtins.h"
 #include "ir/anf.h"
 
 namespace kite::ntg {
@@ -88,8 +88,8 @@ std::pair<std::set<int>, std::set<int>> flvs(const Expr &l) {
 // What the atomic built-ins in `e` determine and what determines that:
 // `atomic_add(a[i], v)` writes an element of a as `a[i] <- …` does.
 void atomic_write(const Expr &e, std::set<int> &determined, std::set<int> &determining) {
-  if (e.kind != ExprKind::Call || e.children.size() < 2 || e.children[0]->builtin < 0) return;
-  if (!builtin_is_atomic(Builtin(e.children[0]->builtin))) return;
+  if (e.kind != ExprKind::Call || e.children.size() < 2) return;
+  if (const BuiltinInfo *b = called_builtin(e); !b || !b->writes) return;
   auto [y, x] = flvs(*e.children[1]);
   determined.insert(y.begin(), y.end());
   determining.insert(x.begin(), x.end());

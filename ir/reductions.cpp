@@ -4,7 +4,7 @@
 #include <map>
 #include <set>
 
-#include "frontend/check.h"
+#include "frontend/builtins.h"
 #include "ir/anf.h"
 #include "ir/ntg.h"
 
@@ -217,9 +217,8 @@ class Finder : public anf::Visitor {
       case ExprKind::AnonTask:
       case ExprKind::Future: return false;
       case ExprKind::Call: {
-        int b = e.children[0]->builtin;
-        if (b < 0 || b == int(Builtin::print_) || builtin_is_atomic(Builtin(b)))
-          return false;
+        const BuiltinInfo *b = called_builtin(e);
+        if (!b || b->allocates || b->prints || b->writes) return false;
         break;
       }
       case ExprKind::Name:

@@ -42,7 +42,7 @@ def grammar_tokens(path):
 
 
 def builtin_names(path):
-    """The built-in functions of frontend/builtins.def: KITE_BUILTIN(name, atomic)."""
+    """The built-in functions of frontend/builtins.def: KITE_BUILTIN(name, pure, allocates, prints, writes, atomic, length)."""
     names = set(re.findall(r"^KITE_BUILTIN\((\w+),", open(path, encoding="utf-8").read(), re.M))
     if not names:
         sys.exit(f"{path}: found no KITE_BUILTIN lines; has its format changed?")
