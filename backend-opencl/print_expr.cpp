@@ -13,7 +13,7 @@ namespace kite::print {
 
 int Printer::site(SourceLoc loc) {
   // A site in the prelude names its file; the others are in the source.
-  out_.sites.push_back({loc.line, loc.col, loc.file == 1 ? kPreludePath : ""});
+  out_.sites.push_back({loc.line, loc.col, loc.in_prelude() ? kPreludePath : ""});
   return int(out_.sites.size() - 1);
 }
 

@@ -10,14 +10,14 @@ namespace kite {
 
 Diagnostics::Diagnostics(const SourceFile &file, std::ostream &out) : file_(file), out_(out) {}
 
-int Diagnostics::add_file(const SourceFile &file) {
+FileId Diagnostics::add_file(const SourceFile &file) {
   more_files_.push_back(&file);
-  return int(more_files_.size());
+  return FileId(more_files_.size());
 }
 
 void Diagnostics::report(SourceLoc loc, const char *severity, const std::string &message) {
-  const SourceFile &file =
-      loc.file > 0 && size_t(loc.file) <= more_files_.size() ? *more_files_[loc.file - 1] : file_;
+  const size_t id = size_t(loc.file);
+  const SourceFile &file = id > 0 && id <= more_files_.size() ? *more_files_[id - 1] : file_;
   if (!loc.valid()) {
     out_ << file.path() << ": " << severity << ": " << message << "\n";
     return;

@@ -82,9 +82,9 @@ class Diagnostics {
   void check_no_errors() const;
 
   const SourceFile &file() const { return file_; }
-  // Another file locations may name (SourceLoc::file 1, 2, ...); it must
-  // outlive this engine. Returns its number.
-  int add_file(const SourceFile &file);
+  // Another file locations may name (SourceLoc::file); it must outlive this
+  // engine. Returns its number: FileId::Prelude for the first.
+  FileId add_file(const SourceFile &file);
 
  private:
   void report(SourceLoc loc, const char *severity, const std::string &message);

@@ -206,7 +206,7 @@ class PrintFormat : public Visitor {
       if (spec.empty()) continue;
       SourceLoc loc = a.loc;
       // Point at the placeholder itself where the source spells it so.
-      if (loc.file == 0) {
+      if (loc.in_program()) {
         std::string line = file_.line(loc.line);
         size_t at = line.find(spec, size_t(loc.col));
         if (at != std::string::npos) loc.col = int(at) + 1;
@@ -255,7 +255,7 @@ class PrintFormat : public Visitor {
 void lint(const Program &program, Diagnostics &diags) {
   const SourceFile &file = diags.file();
   // The prelude's tasks (locations in another file) are not the program's.
-  auto own = [](const TaskDecl &t) { return t.loc.file == 0; };
+  auto own = [](const TaskDecl &t) { return t.loc.in_program(); };
   Shadows shadows(file, diags);
   Unused unused;
   PrintFormat print(file, diags);

@@ -51,7 +51,7 @@ ByteStream::ByteStream(const std::string &text) {
   p = 0;
 }
 
-Parser::Parser(const SourceFile &file, Diagnostics &diags, int file_id)
+Parser::Parser(const SourceFile &file, Diagnostics &diags, FileId file_id)
     : input_{file, file_id},
       diags_(diags),
       chars_(file.text()),
@@ -114,7 +114,7 @@ std::unique_ptr<ast::Program> Parser::run() {
 
 }  // namespace parsing
 
-std::unique_ptr<ast::Program> parse(const SourceFile &file, Diagnostics &diags, int file_id) {
+std::unique_ptr<ast::Program> parse(const SourceFile &file, Diagnostics &diags, FileId file_id) {
   return parsing::Parser(file, diags, file_id).run();
 }
 

@@ -13,6 +13,7 @@ namespace kite {
 // error stops parsing) and returns null when there was one; the caller then
 // calls diags.check_no_errors(). Never throws on bad input.
 // `file_id` goes into every location (SourceLoc::file).
-std::unique_ptr<ast::Program> parse(const SourceFile &file, Diagnostics &diags, int file_id = 0);
+std::unique_ptr<ast::Program> parse(const SourceFile &file, Diagnostics &diags,
+                                    FileId file_id = FileId::Program);
 
 }  // namespace kite

@@ -31,7 +31,7 @@ constexpr int kMaxNesting = 256;
 // names (SourceLoc::file).
 struct ParseInput {
   const SourceFile &file;
-  int file_id;
+  FileId file_id;
 
   SourceLoc loc_of(const Token *t) const;
   // The source text of a token, from the original bytes.
@@ -103,7 +103,7 @@ class ByteStream : public antlr4::ANTLRInputStream {
 // each only if the one before succeeded.
 class Parser {
  public:
-  Parser(const SourceFile &file, Diagnostics &diags, int file_id);
+  Parser(const SourceFile &file, Diagnostics &diags, FileId file_id);
 
   // Step 1: lexes everything; false if it reported an error.
   bool lex();

@@ -61,7 +61,7 @@ void names_in(const TaskDecl &t, std::set<std::string> &out) {
 void add_prelude(Program &program, Diagnostics &diags) {
   // The prelude's text and diagnostics must outlive the program's.
   static const SourceFile prelude_file(kPreludePath, kPreludeSource);
-  int id = diags.add_file(prelude_file);
+  FileId id = diags.add_file(prelude_file);
   std::unique_ptr<Program> prelude = parse(prelude_file, diags, id);
   if (!prelude) internal_error("the prelude does not parse");
 

@@ -6,13 +6,19 @@
 
 namespace kite {
 
-// A 1-based line and column in the program's file (file 0) or in the
-// prelude of stdlib/ (file 1).
+// The file a location is in: the program's, or one that
+// Diagnostics::add_file numbered, the first of which is the prelude of
+// stdlib/ (frontend/prelude.h).
+enum class FileId : int { Program = 0, Prelude = 1 };
+
+// A 1-based line and column in a file.
 struct SourceLoc {
   int line = 0;
   int col = 0;
-  int file = 0;
+  FileId file = FileId::Program;
   bool valid() const { return line > 0; }
+  bool in_program() const { return file == FileId::Program; }
+  bool in_prelude() const { return file == FileId::Prelude; }
 };
 
 // The text of a source file, split into lines for diagnostics.

@@ -94,7 +94,7 @@ int run(const kite::host::CommandLine &o) {
     options.on_race = [&](const kite::interp::Race &race) {
       const kite::interp::Site &a = *race.earlier, &b = *race.later;
       std::string where = fmt::format(
-          "{}:{}:{}", a.loc.file == 1 ? kite::kPreludePath : source_path, a.loc.line, a.loc.col);
+          "{}:{}:{}", a.loc.in_prelude() ? kite::kPreludePath : source_path, a.loc.line, a.loc.col);
       std::fflush(stdout);
       diagnostics.error(b.loc,
                         fmt::format("race: this {} of {} is not ordered with the {} of {} at {}",

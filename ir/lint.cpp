@@ -639,7 +639,7 @@ void warn_unordered_reads(const ntg::Program &program, Diagnostics &diags) {
   std::set<const VarDecl *> written = Writes(*program.anf).run();
   Unordered u(written, diags);
   for (auto &tg : program.tasks)
-    if (tg.task->decl->loc.file == 0) u.task(program, tg);
+    if (tg.task->decl->loc.in_program()) u.task(program, tg);
 }
 
 }  // namespace kite

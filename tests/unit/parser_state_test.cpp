@@ -61,7 +61,7 @@ std::vector<SourceLoc> locations(const ast::Program &program) {
 }
 
 Result result_of(const std::unique_ptr<ast::Program> &program, const std::ostringstream &errors,
-                 int file_id) {
+                 FileId file_id) {
   Result r;
   r.errors = errors.str();
   r.parsed = program != nullptr;
@@ -73,7 +73,7 @@ Result result_of(const std::unique_ptr<ast::Program> &program, const std::ostrin
   return r;
 }
 
-Result parse_alone(const SourceFile &file, int file_id) {
+Result parse_alone(const SourceFile &file, FileId file_id) {
   std::ostringstream errors;
   Diagnostics diags(file, errors);
   return result_of(parse(file, diags, file_id), errors, file_id);
@@ -88,27 +88,29 @@ void check_same(const Result &a, const Result &b) {
 TEST_CASE("parses of different files one after the other do not influence each other") {
   SourceFile first("first.kite", kFirst), second("second.kite", kSecond),
       broken("broken.kite", kBroken);
-  Result a = parse_alone(first, 0);
+  Result a = parse_alone(first, FileId::Program);
   REQUIRE(a.parsed);
-  Result b = parse_alone(second, 1);
+  Result b = parse_alone(second, FileId::Prelude);
   REQUIRE(b.parsed);
-  Result c = parse_alone(broken, 2);
+  Result c = parse_alone(broken, FileId(2));
   CHECK_FALSE(c.parsed);
   CHECK(c.errors.rfind("broken.kite:3:5: error: Kite has no '+=': write 's <- s + 1'", 0) == 0);
-  check_same(parse_alone(first, 0), a);
-  check_same(parse_alone(second, 1), b);
-  check_same(parse_alone(broken, 2), c);
+  check_same(parse_alone(first, FileId::Program), a);
+  check_same(parse_alone(second, FileId::Prelude), b);
+  check_same(parse_alone(broken, FileId(2)), c);
   CHECK(a.dump != b.dump);
 }
 
 TEST_CASE("parsers of different files used side by side do not influence each other") {
   SourceFile first("first.kite", kFirst), second("second.kite", kSecond),
       broken("broken.kite", kBroken);
-  Result a = parse_alone(first, 0), b = parse_alone(second, 1), c = parse_alone(broken, 2);
+  Result a = parse_alone(first, FileId::Program), b = parse_alone(second, FileId::Prelude),
+         c = parse_alone(broken, FileId(2));
 
   std::ostringstream errors_a, errors_b, errors_c;
   Diagnostics diags_a(first, errors_a), diags_b(second, errors_b), diags_c(broken, errors_c);
-  parsing::Parser pa(first, diags_a, 0), pb(second, diags_b, 1), pc(broken, diags_c, 2);
+  parsing::Parser pa(first, diags_a, FileId::Program), pb(second, diags_b, FileId::Prelude),
+      pc(broken, diags_c, FileId(2));
   REQUIRE(pc.lex());
   REQUIRE(pb.lex());
   REQUIRE(pa.lex());
@@ -119,9 +121,9 @@ TEST_CASE("parsers of different files used side by side do not influence each ot
   REQUIRE(tree_b);
   auto ast_b = pb.build(tree_b);
   auto ast_a = pa.build(tree_a);
-  check_same(result_of(ast_a, errors_a, 0), a);
-  check_same(result_of(ast_b, errors_b, 1), b);
-  check_same(result_of(nullptr, errors_c, 2), c);
+  check_same(result_of(ast_a, errors_a, FileId::Program), a);
+  check_same(result_of(ast_b, errors_b, FileId::Prelude), b);
+  check_same(result_of(nullptr, errors_c, FileId(2)), c);
 }
 
 }  // namespace
