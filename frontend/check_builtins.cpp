@@ -1,32 +1,8 @@
-// Built-in functions: the checking of their calls, and only_computes. See
-// checker.h; their table is builtins.h.
-#include <algorithm>
-
+// Built-in functions: the checking of their calls. See checker.h; their
+// table is builtins.h.
 #include "frontend/checker.h"
 
 namespace kite {
-
-bool only_computes(const ast::Expr &e, const std::function<bool(const ast::Expr &)> &name_ok) {
-  auto all = [&](auto first, auto last) {
-    return std::all_of(first, last,
-                       [&](const ast::ExprPtr &c) { return only_computes(*c, name_ok); });
-  };
-  switch (e.kind) {
-    case ast::ExprKind::IntLit:
-    case ast::ExprKind::FloatLit:
-    case ast::ExprKind::BoolLit: return true;
-    case ast::ExprKind::Name: return name_ok(e);
-    case ast::ExprKind::Unary:
-    case ast::ExprKind::Binary: return all(e.children.begin(), e.children.end());
-    case ast::ExprKind::Call:
-      if (e.children[0]->kind != ast::ExprKind::Name || e.children[0]->builtin < 0 ||
-          !builtin_info(Builtin(e.children[0]->builtin)).pure)
-        return false;
-      return all(e.children.begin() + 1, e.children.end());
-    default: return false;
-  }
-}
-
 namespace checking {
 
 using namespace ast;

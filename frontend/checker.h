@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "frontend/builtins.h"
 #include "frontend/check.h"
 
 namespace kite::checking {

@@ -6,7 +6,7 @@
 #include <map>
 #include <set>
 
-#include "frontend/check.h"
+#include "frontend/builtins.h"
 
 namespace kite {
 

@@ -10,7 +10,7 @@
 
 #include <unordered_map>
 
-#include "frontend/check.h"
+#include "frontend/builtins.h"
 #include "frontend/diagnostics.h"
 #include "interp/code.h"
 

@@ -2,7 +2,7 @@
 // (fast_clones.h).
 #include "ir/fast_clones.h"
 
-#include "frontend/check.h"
+#include "ir/effects.h"
 
 namespace kite::fast_clones {
 
@@ -36,41 +36,18 @@ bool held(const Type *t) {
   return false;
 }
 
-// Whether e computes from held values and constants, reading fields and
-// elements at most: what only_computes accepts, and field and element
-// reads, ranges and length. Evaluated again, it gives the same value and
-// fails the same way, unless another task writes what it reads at the
-// same time, which the rules leave unordered anyway.
+// Whether e computes from held values and constants (effects.h's
+// only_reads), reading fields, elements and lengths at most: evaluated
+// again, it gives the same value and fails the same way, unless another
+// task writes what it reads at the same time, which the rules leave
+// unordered anyway.
 bool reads(const Expr &e) {
-  auto all = [&](size_t from) {
-    for (size_t i = from; i < e.children.size(); ++i)
-      if (!reads(*e.children[i])) return false;
-    return true;
-  };
-  switch (e.kind) {
-    case ExprKind::IntLit:
-    case ExprKind::FloatLit:
-    case ExprKind::BoolLit: return true;
-    case ExprKind::Name:
-      if (e.var) return held(e.var->type);
-      return e.global != nullptr;  // a top-level constant
-    case ExprKind::Unary:
-    case ExprKind::Binary:
-    case ExprKind::Field:
-    case ExprKind::Index:
-    case ExprKind::Range: return all(0);
-    case ExprKind::Call: {
-      const BuiltinInfo *b = called_builtin(e);
-      return b && (b->pure || b->length) && all(1);
-    }
-    case ExprKind::AnonTask:
-    case ExprKind::New:
-    case ExprKind::Tuple:
-    case ExprKind::Construct:
-    case ExprKind::StringLit:
-    case ExprKind::Future: return false;
+  const effects::Effects f = effects::of(e);
+  if (!f.only_reads()) return false;
+  for (const Expr *name : f.names) {
+    if (name->var ? !held(name->var->type) : !name->global) return false;  // or a constant
   }
-  return false;
+  return true;
 }
 
 // Whether v is a plain variable of `task` that a form holds (not a loop's

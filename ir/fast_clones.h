@@ -13,8 +13,8 @@
 // (scalars, or references to arrays, structs, unions and tuples), `if`,
 // `case`, `while`, `return` and calls of tasks with a sequential form, on
 // expressions that compute and read fields and elements (no allocation,
-// print, atomic or task value; frontend/check.h's only_computes, and
-// reads). So the form never writes memory that anything else reads, and a run of it that
+// print, atomic or task value: ir/effects.h's only_reads). So the form
+// never writes memory that anything else reads, and a run of it that
 // stops half way (its stack full, or another worker idle) leaves no trace:
 // the call then becomes a task after all. docs/design.md, "Work-first",
 // has the rule and its worst case.

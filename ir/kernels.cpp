@@ -1,45 +1,23 @@
 // Map kernels: which maps may run as an OpenCL kernel of their own.
 #include "ir/kernels.h"
 
-#include "frontend/builtins.h"
+#include "ir/effects.h"
 
 namespace kite::kernels {
 namespace {
 
 using ast::Expr;
-using ast::ExprKind;
 using anf::Stmt;
 
-// Looks for an allocation or a print anywhere in what it visits.
+// Looks for an allocation (a tuple, a closure or a future among them) or a
+// print anywhere in what it visits.
 class Finder : public anf::Visitor {
  public:
   bool found = false;
   using Visitor::visit;
   void visit(const Expr &e) override {
-    switch (e.kind) {
-      case ExprKind::New:
-      case ExprKind::Construct:
-      case ExprKind::Tuple:
-      case ExprKind::AnonTask:
-      case ExprKind::Future: found = true; return;
-      case ExprKind::Call:
-        if (const BuiltinInfo *b = called_builtin(e); b && (b->allocates || b->prints)) {
-          found = true;
-          return;
-        }
-        break;
-      case ExprKind::IntLit:
-      case ExprKind::FloatLit:
-      case ExprKind::BoolLit:
-      case ExprKind::StringLit:  // only in a print, which allocates nothing
-      case ExprKind::Name:       // constants are scalars
-      case ExprKind::Unary:
-      case ExprKind::Binary:
-      case ExprKind::Field:
-      case ExprKind::Index:
-      case ExprKind::Range: break;
-    }
-    Visitor::visit(e);
+    const effects::Effects f = effects::of(e);
+    found |= f.allocates || f.tuples || f.makes_tasks || f.prints;
   }
 };
 

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "frontend/check.h"
+#include "ir/effects.h"
 
 namespace kite::leaf_calls {
 
@@ -18,7 +18,7 @@ namespace {
 // call's arguments in the caller, it gives what the callee would, and
 // fails (a division by zero) exactly where the callee would.
 bool computes(const Expr &e, const ast::TaskDecl &task, const ast::VarDecl *binder = nullptr) {
-  return only_computes(e, [&](const Expr &name) {
+  return effects::only_computes(e, [&](const Expr &name) {
     if (!name.var) return name.global != nullptr;  // a top-level constant
     return name.var == binder || std::find(task.param_vars.begin(), task.param_vars.end(),
                                            name.var) != task.param_vars.end();

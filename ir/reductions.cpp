@@ -6,6 +6,7 @@
 
 #include "frontend/builtins.h"
 #include "ir/anf.h"
+#include "ir/effects.h"
 #include "ir/ntg.h"
 
 namespace kite::reductions {
@@ -208,38 +209,17 @@ class Finder : public anf::Visitor {
   }
 
   // An expression that has no effect but its value (or a run-time error):
-  // no task call, no allocation, no atomic, no print. Notes the variables
-  // it reads.
+  // no task call, no allocation, no atomic, no print, and not the loop's
+  // element once the body wrote it. A tuple is allowed: never written once
+  // made, it is a value like a scalar, whichever chunk makes it. Notes the
+  // variables it reads.
   bool pure(const Expr &e, std::set<const VarDecl *> &reads) {
-    switch (e.kind) {
-      case ExprKind::New:
-      case ExprKind::Construct:
-      case ExprKind::AnonTask:
-      case ExprKind::Future: return false;
-      case ExprKind::Call: {
-        const BuiltinInfo *b = called_builtin(e);
-        if (!b || b->allocates || b->prints || b->writes) return false;
-        break;
-      }
-      case ExprKind::Name:
-        if (e.var) reads.insert(e.var);
-        if (e.var && e.var == loop_->elem_var && elem_written_) return false;
-        break;
-      case ExprKind::IntLit:
-      case ExprKind::FloatLit:
-      case ExprKind::BoolLit:
-      case ExprKind::StringLit:
-      case ExprKind::Unary:
-      case ExprKind::Binary:
-      case ExprKind::Field:
-      case ExprKind::Index:
-      case ExprKind::Tuple:
-      case ExprKind::Range: break;
+    const effects::Effects f = effects::of(e);
+    if (f.calls || f.makes_tasks || f.allocates || f.prints || f.writes) return false;
+    for (const Expr *name : f.names) {
+      if (name->var) reads.insert(name->var);
+      if (name->var && name->var == loop_->elem_var && elem_written_) return false;
     }
-    for (auto &c : e.children)
-      if (c && !pure(*c, reads)) return false;
-    for (auto &f : e.fields)
-      if (f.value && !pure(*f.value, reads)) return false;
     return true;
   }
 

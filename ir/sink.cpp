@@ -5,7 +5,7 @@
 #include <map>
 #include <unordered_map>
 
-#include "frontend/check.h"
+#include "ir/effects.h"
 
 namespace kite::sink {
 
@@ -24,7 +24,7 @@ bool only_computes(const ntg::Node &node, const anf::Task &task) {
   } else if (st.kind != anf::StmtKind::Let) {
     return false;
   }
-  return !st.expr || kite::only_computes(*st.expr, [](const ast::Expr &name) {
+  return !st.expr || effects::only_computes(*st.expr, [](const ast::Expr &name) {
     return name.var != nullptr || name.global != nullptr;
   });
 }
