@@ -10,6 +10,7 @@
 
 #include "frontend/builtins.h"
 #include "ir/bounds.h"
+#include "ir/effects.h"
 #include "ir/vars.h"
 
 namespace kite::plan {
@@ -147,9 +148,8 @@ vars::VarSet assigned_once(const anf::Task &task) {
     std::map<const VarDecl *, int> writes;
     using Visitor::visit;
     void visit(const Stmt &st) override {
-      if (st.target && st.target->kind == ExprKind::Name && st.target->var)
-        writes[st.target->var] += 1;
-      for (const VarDecl *v : anf::bound_vars(st)) writes[v] += 1;
+      effects::for_each_written(st, effects::Element::AsVariable,
+                                [&](const VarDecl *v) { writes[v] += 1; });
       Visitor::visit(st);
     }
   } counter;

@@ -54,6 +54,32 @@ Effects of(const ast::Expr &e) {
   return f;
 }
 
+void for_each_written(const anf::Stmt &st, Element element,
+                      const std::function<void(const ast::VarDecl *)> &fn) {
+  if (st.target && st.target->kind == ast::ExprKind::Name && st.target->var) fn(st.target->var);
+  for (const ast::VarDecl *v : anf::bound_vars(st))
+    if (element == Element::AsVariable || v != st.elem_var) fn(v);
+}
+
+std::vector<int> element_collections(const anf::Task &task, int var, Collection collection) {
+  std::vector<int> out;
+  for (const anf::Stmt *loop = task.loop_of[size_t(var)]; loop && loop->elem_var->id == var;
+       loop = task.loop_of[size_t(var)]) {
+    const ast::Expr *root = loop->expr.get();
+    switch (collection) {
+      case Collection::Reached:
+        while (root->kind == ast::ExprKind::Field || root->kind == ast::ExprKind::Index)
+          root = root->children[0].get();
+        break;
+      case Collection::Named: break;
+    }
+    if (root->kind != ast::ExprKind::Name || !root->var) break;
+    var = root->var->id;
+    out.push_back(var);
+  }
+  return out;
+}
+
 bool only_computes(const ast::Expr &e, const std::function<bool(const ast::Expr &)> &name_ok) {
   const Effects f = of(e);
   return f.only_reads() && !f.reads && !f.ranges &&

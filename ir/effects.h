@@ -1,14 +1,17 @@
-// What evaluating an expression does besides giving its value: the one
-// answer every pass asks, from "does this expression only compute?"
-// (leaf_calls, sink) to "may it run in another order, or in a kernel?"
-// (reductions, kernels, fast_clones). Each pass reads the fields it cares
-// about; built-ins answer from their table (frontend/builtins.h).
+// What evaluating an expression does besides giving its value, and which
+// variables a statement writes: the one answer every pass asks, from "does
+// this expression only compute?" (leaf_calls, sink) to "may it run in
+// another order, or in a kernel?" (reductions, kernels, fast_clones) and
+// "what does this statement assign?" (vars, the backend's plan). Each pass
+// reads the fields it cares about; built-ins answer from their table
+// (frontend/builtins.h).
 #pragma once
 
 #include <functional>
 #include <vector>
 
 #include "frontend/ast.h"
+#include "ir/anf.h"
 
 namespace kite::effects {
 
@@ -46,5 +49,44 @@ Effects of(const ast::Expr &e);
 // Evaluated twice, it gives the same value and fails (a division by zero)
 // the same way.
 bool only_computes(const ast::Expr &e, const std::function<bool(const ast::Expr &)> &name_ok);
+
+// How a loop's element counts among the variables a statement writes.
+enum class Element {
+  // Left out: the element names its collection's element at the index, so
+  // writing it writes the collection, which the loop already binds. The
+  // backend holds a loop's variables in C variables and stores back those
+  // written (vars::Use::Written): the collection, not the element.
+  AsCollection,
+  // Counted as a variable of its own, bound anew by its loop: the plan's
+  // count of the statements that write a variable (assigned_once) must not
+  // take an element its body assigns for one written once.
+  AsVariable,
+};
+
+// Calls fn on each variable that statement st itself (not a statement
+// nested in it) writes as a whole: what it binds (a declaration's
+// variables, a loop's index, collection and element as `element` says, a
+// case binder) and its target when that is a variable (x <- e).
+void for_each_written(const anf::Stmt &st, Element element,
+                      const std::function<void(const ast::VarDecl *)> &fn);
+
+// Which collections a loop's element stands for.
+enum class Collection {
+  // The variable its collection is reached through, by fields and indices
+  // (Figure 7's flvs: `a` for `for (x = a)`, `p` for `for (x = p.items)`).
+  // The task graphs' edges (ntg's link): writing the element writes that
+  // variable's heap value, so it orders as `p.items[i] <- e` would.
+  Reached,
+  // Only a collection that is a variable (`a` for `for (x = a)`).
+  // -Wunordered-read's writes through second names (ir/lint), which track
+  // the values variables hold as a whole (`b = a`), not those of fields.
+  Named,
+};
+
+// The variables the loop element with id `var` of `task` stands for when a
+// statement writes or reads it: its collection's as `collection` says, and
+// in turn those of an enclosing loop's element that collection is reached
+// through; none when `var` is no loop's element.
+std::vector<int> element_collections(const anf::Task &task, int var, Collection collection);
 
 }  // namespace kite::effects

@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "frontend/builtins.h"
+#include "ir/effects.h"
 
 namespace kite {
 
@@ -608,15 +609,13 @@ class Unordered {
   // declares.
   std::set<int> writes(const ntg::Node &n) const {
     std::set<int> out;
-    std::vector<int> pending(n.dep.y.begin(), n.dep.y.end());
-    while (!pending.empty()) {
-      int id = pending.back();
-      pending.pop_back();
+    auto add = [&](int id) {
       const VarDecl *v = task_->vars[size_t(id)];
-      if (const Stmt *loop = task_->loop_of[size_t(id)])
-        if (loop->elem_var == v && loop->expr->kind == ExprKind::Name && loop->expr->var)
-          pending.push_back(loop->expr->var->id);
       if (names_->has_others(v) && !declares(n, v)) out.insert(id);
+    };
+    for (int id : n.dep.y) {
+      add(id);
+      for (int c : effects::element_collections(*task_, id, effects::Collection::Named)) add(c);
     }
     return out;
   }

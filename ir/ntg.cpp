@@ -11,6 +11,7 @@
 
 #include "frontend/builtins.h"
 #include "ir/anf.h"
+#include "ir/effects.h"
 
 namespace kite::ntg {
 
@@ -100,22 +101,13 @@ void atomic_writes(const Expr &e, std::set<int> &determined, std::set<int> &dete
 }
 
 // `vars` and, for each loop element among them, the variables its loop's
-// collection is reached through (Figure 7's flvs of the collection
-// expression: `a` for `for (x = a)`, `p` for `for (x = p.items)`), those of
-// an enclosing loop's element in turn. Writing the element writes the array
-// and reading it reads the array, so the element orders with the statements
-// that name the array, as `a[i]` does.
+// collection is reached through (effects::Collection::Reached). Writing the
+// element writes the array and reading it reads the array, so the element
+// orders with the statements that name the array, as `a[i]` does.
 std::set<int> with_collections(const anf::Task &task, const std::set<int> &vars) {
   std::set<int> out = vars;
-  std::vector<int> pending(vars.begin(), vars.end());
-  while (!pending.empty()) {
-    int v = pending.back();
-    pending.pop_back();
-    const Stmt *loop = task.loop_of[size_t(v)];
-    if (!loop || loop->elem_var->id != v) continue;
-    for (int c : flvs(*loop->expr).first)
-      if (out.insert(c).second) pending.push_back(c);
-  }
+  for (int v : vars)
+    for (int c : effects::element_collections(task, v, effects::Collection::Reached)) out.insert(c);
   return out;
 }
 

@@ -1,12 +1,12 @@
 // Variables: the variables a piece of ANF uses, assigns or declares.
 #include "ir/vars.h"
 
+#include "ir/effects.h"
 
 namespace kite::vars {
 namespace {
 
 using ast::Expr;
-using ast::ExprKind;
 using anf::Stmt;
 
 class Collector : public anf::Visitor {
@@ -19,11 +19,15 @@ class Collector : public anf::Visitor {
     Visitor::visit(e);
   }
   void visit(const Stmt &st) override {
-    if (use_ == Use::Written && st.target && st.target->kind == ExprKind::Name && st.target->var)
-      out_.insert(st.target->var);
-    // What the statement binds; a loop's element is the collection's.
-    for (const ast::VarDecl *v : anf::bound_vars(st))
-      if (v != st.elem_var) out_.insert(v);
+    // What the statement binds (and for Written, assigns); a loop's element
+    // is the collection's.
+    if (use_ == Use::Written) {
+      effects::for_each_written(st, effects::Element::AsCollection,
+                                [&](const ast::VarDecl *v) { out_.insert(v); });
+    } else {
+      for (const ast::VarDecl *v : anf::bound_vars(st))
+        if (v != st.elem_var) out_.insert(v);
+    }
     Visitor::visit(st);
   }
 
