@@ -30,9 +30,17 @@ Kind kind_of(Type *t) {
       return Kind::Bool;
     case TypeKind::Range:
       return Kind::Range;
-    default:
+    case TypeKind::Unit:
+    case TypeKind::String:
+    case TypeKind::Future:
+    case TypeKind::Task:
+    case TypeKind::Array:
+    case TypeKind::Tuple:
+    case TypeKind::Struct:
+    case TypeKind::Union:
       return Kind::Ref;
   }
+  return Kind::Ref;
 }
 
 Elem elem_of(Type *t) {
@@ -42,9 +50,20 @@ Elem elem_of(Type *t) {
       return Elem::I32;
     case TypeKind::Float:
       return Elem::F32;
-    default:
+    case TypeKind::Long:
+    case TypeKind::Double:
+    case TypeKind::Unit:
+    case TypeKind::String:
+    case TypeKind::Future:
+    case TypeKind::Task:
+    case TypeKind::Array:
+    case TypeKind::Range:
+    case TypeKind::Tuple:
+    case TypeKind::Struct:
+    case TypeKind::Union:
       return Elem::W64;
   }
+  return Elem::W64;
 }
 
 namespace {

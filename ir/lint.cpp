@@ -120,8 +120,20 @@ const char *kind_name(const VarDecl *v) {
     case TypeKind::Struct: return "struct";
     case TypeKind::Union: return "union";
     case TypeKind::Tuple: return "tuple";
-    default: return "array";
+    case TypeKind::Array:
+    // Only heap values have second names; the rest never get here.
+    case TypeKind::Int:
+    case TypeKind::Long:
+    case TypeKind::Float:
+    case TypeKind::Double:
+    case TypeKind::Bool:
+    case TypeKind::Unit:
+    case TypeKind::String:
+    case TypeKind::Future:
+    case TypeKind::Task:
+    case TypeKind::Range: return "array";
   }
+  return "array";
 }
 
 // The heap values node n (its nested graphs included) gives to task calls that
