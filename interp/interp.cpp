@@ -149,9 +149,18 @@ int64_t print_tag(Type *t) {
       return KITE_PRINT_DOUBLE;
     case TypeKind::Bool:
       return KITE_PRINT_BOOL;
-    default:
+    case TypeKind::Range:  // print prints scalars and ranges (check_builtins.cpp)
+    case TypeKind::Unit:
+    case TypeKind::String:
+    case TypeKind::Future:
+    case TypeKind::Task:
+    case TypeKind::Array:
+    case TypeKind::Tuple:
+    case TypeKind::Struct:
+    case TypeKind::Union:
       return KITE_PRINT_RANGE;
   }
+  return KITE_PRINT_RANGE;
 }
 
 // --- Errors, as kite-run words them (host/run_errors.h) ---------------------
