@@ -14,6 +14,13 @@ const BuiltinInfo kBuiltins[] = {
 #include "frontend/builtins.def"
 };
 
+// A pure built-in does nothing the other columns name (ir/effects.h counts
+// on it), and an atomic one writes.
+#define KITE_BUILTIN(name, pure, allocates, prints, writes, atomic, length)       \
+  static_assert(pure == !(allocates || prints || writes || length), #name " is pure"); \
+  static_assert(!atomic || writes, #name " writes");
+#include "frontend/builtins.def"
+
 }  // namespace
 
 const BuiltinInfo &builtin_info(Builtin b) { return kBuiltins[int(b)]; }

@@ -1,0 +1,132 @@
+// ir/effects.h: what expressions do besides giving their values, what
+// statements write, and what a loop's element stands for, each option
+// answering as its comment says.
+#include <doctest/doctest.h>
+
+#include <sstream>
+
+#include "driver/pipeline.h"
+#include "frontend/builtins.h"
+#include "ir/effects.h"
+
+namespace {
+
+using namespace kite;
+
+const char *kProgram = R"(task f(x: int): int { return x; }
+task main(n: int): int {
+  a = new<int>(n);
+  m = new<array<int>>(2);
+  m[0] <- a;
+  s = 0;
+  t = (n, 1);
+  for (x = a[i]) {
+    x <- min(i, n) + length(a);
+    s <- atomic_add(a[0], 1);
+  }
+  for (y = m[0][j]) { y <- j; }
+  print(s, t.0);
+  return f(s) + 1;
+}
+)";
+
+struct Compiled {
+  SourceFile file{"t.kite", kProgram};
+  std::ostringstream errors;
+  Compilation c;
+  Compiled() { REQUIRE(compile(file, CompileOptions{}, errors, c) == 0); }
+  const anf::Task &main() const { return c.anf.tasks[size_t(c.anf.main)]; }
+};
+
+std::vector<std::string> names(const effects::Effects &f) {
+  std::vector<std::string> out;
+  for (const ast::Expr *name : f.names) out.push_back(name->text);
+  return out;
+}
+
+std::vector<std::string> written(const anf::Stmt &st, effects::Element element) {
+  std::vector<std::string> out;
+  effects::for_each_written(st, element, [&](const ast::VarDecl *v) { out.push_back(v->name); });
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("the built-ins' table: a pure built-in does nothing else, an atomic one writes") {
+  CHECK(builtin_info(Builtin::min_).pure);
+  CHECK_FALSE(builtin_info(Builtin::length_).pure);
+  CHECK(builtin_info(Builtin::length_).length);
+  CHECK(builtin_info(Builtin::print_).prints);
+  CHECK(builtin_info(Builtin::atomic_cas_).writes);
+  CHECK(builtin_info(Builtin::atomic_cas_).atomic);
+  Builtin b;
+  REQUIRE(find_builtin("atomic_add", &b));
+  CHECK(std::string(builtin_info(b).name) == "atomic_add");
+  CHECK_FALSE(find_builtin("fib", &b));
+}
+
+TEST_CASE("effects of expressions: what each does, and the names it reads") {
+  Compiled c;
+  const anf::StmtList &body = c.main().body;
+  const anf::Stmt &loop = *body[5];
+  REQUIRE(loop.kind == anf::StmtKind::For);
+
+  // x <- min(i, n) + length(a): a length is read, nothing else done.
+  effects::Effects length = effects::of(*loop.body[0]->expr);
+  CHECK(length.only_reads());
+  CHECK(length.reads);
+  CHECK(names(length) == std::vector<std::string>{"i", "n", "a"});
+  CHECK_FALSE(effects::only_computes(*loop.body[0]->expr, [](const ast::Expr &) { return true; }));
+
+  // s <- atomic_add(a[0], 1) writes an element.
+  effects::Effects atomic = effects::of(*loop.body[1]->expr);
+  CHECK(atomic.writes);
+  CHECK_FALSE(atomic.only_reads());
+
+  // t = (n, 1) makes a tuple, which no other allocation is.
+  effects::Effects tuple = effects::of(*body[4]->expr);
+  CHECK(tuple.tuples);
+  CHECK_FALSE(tuple.allocates);
+  CHECK(effects::of(*body[0]->expr).allocates);  // new
+
+  // print(s, t.0) prints and reads a field; f(s) calls a task.
+  effects::Effects print = effects::of(*body[7]->expr);
+  CHECK(print.prints);
+  CHECK(print.reads);
+  CHECK(effects::of(*body[9]->expr).calls);
+
+  // j, as the loop's body reads it, only computes from a name accepted.
+  const anf::Stmt &rows = *body[6];
+  CHECK(effects::only_computes(*rows.body[0]->expr, [](const ast::Expr &) { return true; }));
+  CHECK_FALSE(effects::only_computes(*rows.body[0]->expr, [](const ast::Expr &) { return false; }));
+}
+
+TEST_CASE("what a statement writes: a loop's element as its collection or as a variable") {
+  Compiled c;
+  const anf::Stmt &loop = *c.main().body[5];
+  // The loop binds its collection (_c), its index and its element.
+  CHECK(written(loop, effects::Element::AsCollection) == std::vector<std::string>{"_c", "i"});
+  CHECK(written(loop, effects::Element::AsVariable) == std::vector<std::string>{"_c", "i", "x"});
+  const anf::Stmt &set = *loop.body[0];
+  CHECK(written(set, effects::Element::AsVariable) == std::vector<std::string>{"x"});
+}
+
+TEST_CASE("a loop's element stands for the variable its collection is reached through") {
+  Compiled c;
+  const anf::Task &main = c.main();
+  const anf::Stmt &loop = *main.body[5], &rows = *main.body[6];
+  auto collections = [&](const anf::Stmt &l, effects::Collection how) {
+    std::vector<std::string> out;
+    for (int id : effects::element_collections(main, l.elem_var->id, how))
+      out.push_back(main.vars[size_t(id)]->name);
+    return out;
+  };
+  // for (x = a[i]): a, either way.
+  CHECK(collections(loop, effects::Collection::Reached) == std::vector<std::string>{"a"});
+  CHECK(collections(loop, effects::Collection::Named) == std::vector<std::string>{"a"});
+  // for (y = m[0][j]): m through an index, but no variable is the collection.
+  CHECK(collections(rows, effects::Collection::Reached) == std::vector<std::string>{"m"});
+  CHECK(collections(rows, effects::Collection::Named).empty());
+  // Neither stands for anything but an element.
+  CHECK(effects::element_collections(main, loop.index_var->id, effects::Collection::Reached).empty());
+}
