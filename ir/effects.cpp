@@ -1,4 +1,5 @@
-// Effects of expressions (effects.h).
+// Effects of expressions, what statements write, and what loop elements
+// stand for (effects.h).
 #include "ir/effects.h"
 
 #include <algorithm>

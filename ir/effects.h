@@ -1,9 +1,12 @@
-// What evaluating an expression does besides giving its value, and which
-// variables a statement writes: the one answer every pass asks, from "does
-// this expression only compute?" (leaf_calls, sink) to "may it run in
-// another order, or in a kernel?" (reductions, kernels, fast_clones) and
-// "what does this statement assign?" (vars, the backend's plan). Each pass
-// reads the fields it cares about; built-ins answer from their table
+// What evaluating an expression does besides giving its value, which
+// variables a statement writes, and what a loop's element stands for: the
+// one answer every pass asks, from "does this expression only compute?"
+// (leaf_calls, sink) to "may it run in another order, or in a kernel?"
+// (reductions, kernels, fast_clones), "what does this statement assign?"
+// (vars, the backend's plan) and "what does writing this element write?"
+// (ntg's edges, -Wunordered-read). Each pass reads the fields it cares
+// about; where two passes want different answers, an option of the query
+// names the difference and says why. Built-ins answer from their table
 // (frontend/builtins.h).
 #pragma once
 
@@ -45,21 +48,22 @@ Effects of(const ast::Expr &e);
 
 // Whether e only computes: literals, names that `name_ok` accepts, operators
 // and pure built-ins applied to such; no field, element or length read, and
-// no range (the leaf answers and the sinking that ask deal in scalars).
+// no range (a value its askers, leaf answers and sinking, never move).
 // Evaluated twice, it gives the same value and fails (a division by zero)
 // the same way.
 bool only_computes(const ast::Expr &e, const std::function<bool(const ast::Expr &)> &name_ok);
 
-// How a loop's element counts among the variables a statement writes.
+// Whether a loop writes its element (an `x <- e` of the element writes it
+// either way).
 enum class Element {
-  // Left out: the element names its collection's element at the index, so
-  // writing it writes the collection, which the loop already binds. The
-  // backend holds a loop's variables in C variables and stores back those
-  // written (vars::Use::Written): the collection, not the element.
+  // No: binding the element names its collection's element at the index,
+  // which the loop's collection and index stand for. The backend holds a
+  // loop's variables in C variables and stores back those written
+  // (vars::Use::Written): the collection and the index, not the element.
   AsCollection,
-  // Counted as a variable of its own, bound anew by its loop: the plan's
-  // count of the statements that write a variable (assigned_once) must not
-  // take an element its body assigns for one written once.
+  // Yes, a variable bound anew at each iteration: the plan's count of the
+  // statements that write a variable (assigned_once) must not take an
+  // element its body assigns once for a variable written once.
   AsVariable,
 };
 

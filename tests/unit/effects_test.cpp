@@ -107,7 +107,9 @@ TEST_CASE("what a statement writes: a loop's element as its collection or as a v
   // The loop binds its collection (_c), its index and its element.
   CHECK(written(loop, effects::Element::AsCollection) == std::vector<std::string>{"_c", "i"});
   CHECK(written(loop, effects::Element::AsVariable) == std::vector<std::string>{"_c", "i", "x"});
+  // x <- ... writes the element either way.
   const anf::Stmt &set = *loop.body[0];
+  CHECK(written(set, effects::Element::AsCollection) == std::vector<std::string>{"x"});
   CHECK(written(set, effects::Element::AsVariable) == std::vector<std::string>{"x"});
 }
 
