@@ -2,6 +2,7 @@
 // (fast_clones.h).
 #include "ir/fast_clones.h"
 
+#include "frontend/builtins.h"
 #include "ir/effects.h"
 
 namespace kite::fast_clones {
@@ -113,9 +114,10 @@ bool signature(const ast::TaskDecl &decl) {
 // Whether e reads a field, an element or an array's length.
 bool reads_memory(const Expr &e) {
   if (e.kind == ExprKind::Field || e.kind == ExprKind::Index) return true;
-  if (e.kind == ExprKind::Call && e.children[0]->builtin == int(Builtin::length_) &&
-      e.children[1]->type->forced()->kind != TypeKind::Range)
-    return true;
+  if (e.kind == ExprKind::Call) {
+    const BuiltinInfo *b = called_builtin(e);
+    if (b && b->length && e.children[1]->type->forced()->kind != TypeKind::Range) return true;
+  }
   for (const ast::ExprPtr &c : e.children)
     if (c && reads_memory(*c)) return true;
   return false;
