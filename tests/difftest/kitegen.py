@@ -37,6 +37,28 @@ class Return(Exception):
 
 # --------------------------------------------------------------- value model
 
+def depth_run(budget, params, fns, base_fns, base_value, rec_fns, rec_value):
+    """The model of a task recursing on a depth parameter d: the statements
+    `fns`, then at d <= 0 `base_fns` and the value `base_value`, else
+    `rec_fns` and `rec_value` (a `return` on the way ends it)."""
+    def run(args):
+        budget.spend(2)
+        env = {pn: a for (pn, _), a in zip(params, args)}
+        try:
+            for f in fns:
+                f(env)
+            if env['d'] <= 0:
+                for f in base_fns:
+                    f(env)
+                return base_value(env)
+            for f in rec_fns:
+                f(env)
+            return rec_value(env)
+        except Return as r:
+            return r.value
+    return run
+
+
 def w32(x):
     return ((x + (1 << 31)) & 0xFFFFFFFF) - (1 << 31)
 
@@ -1611,25 +1633,7 @@ class Gen:
         lines.append(f'return {re_.text};')
         sig = ', '.join(f'{pn}: {tstr(pt)}' for pn, pt in params)
         tk.lines = [f'task {name}({sig}): {tstr(ret)} {{'] + ['  ' + l for l in lines] + ['}']
-        budget = self.budget
-
-        def run(args, params=params, fns=fns, base_fns=base_fns, be=be.fn, rec_fns=rec_fns,
-                re_=re_.fn):
-            budget.spend(2)
-            env = {pn: a for (pn, _), a in zip(params, args)}
-            try:
-                for f in fns:
-                    f(env)
-                if env['d'] <= 0:
-                    for f in base_fns:
-                        f(env)
-                    return be(env)
-                for f in rec_fns:
-                    f(env)
-                return re_(env)
-            except Return as r:
-                return r.value
-        tk.fn = run
+        tk.fn = depth_run(self.budget, params, fns, base_fns, be.fn, rec_fns, re_.fn)
         return tk
 
     # -- families of tasks with sequential forms: scalar parameters and
@@ -1894,25 +1898,7 @@ class Gen:
         lines.append(f'return {re_.text};')
         sig = ', '.join(f'{pn}: {tstr(pt)}' for pn, pt in tk.params)
         tk.lines = [f'task {tk.name}({sig}): {tstr(ret)} {{'] + ['  ' + l for l in lines] + ['}']
-        budget = self.budget
-
-        def run(args, params=tk.params, fns=fns, base_fns=base_fns, be=be.fn, rec_fns=rec_fns,
-                re_=re_.fn):
-            budget.spend(2)
-            env = {pn: a for (pn, _), a in zip(params, args)}
-            try:
-                for f in fns:
-                    f(env)
-                if env['d'] <= 0:
-                    for f in base_fns:
-                        f(env)
-                    return be(env)
-                for f in rec_fns:
-                    f(env)
-                return re_(env)
-            except Return as r:
-                return r.value
-        tk.fn = run
+        tk.fn = depth_run(self.budget, tk.params, fns, base_fns, be.fn, rec_fns, re_.fn)
 
     def gen_fast_family(self, i):
         """One task, or two calling each other, with sequential forms."""
