@@ -15,9 +15,13 @@ jobs="$(nproc)"
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
 export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get install -y -qq --no-install-recommends clang-14 libclang-rt-14-dev >/dev/null
+$SUDO apt-get install -y -qq --no-install-recommends clang-14 libclang-rt-14-dev clang-format-14 \
+  >/dev/null
 
 step() { echo "== $1 (at ${SECONDS}s)"; }
+
+step "formatting: every C++ file as clang-format-14 writes it with .clang-format"
+git ls-files '*.cpp' '*.h' | xargs clang-format-14 --dry-run --Werror
 
 step "sanitizer and fuzzing build (Clang, address,undefined) into build-fuzz"
 # One build for both: every target with the sanitizers (KITE_FUZZ implies
@@ -41,15 +45,16 @@ fi
 # tests/sanitizers.sh sets the sanitizers' options and the suppressions for
 # PoCL and the OpenCL loader.
 # The kernel-building differential run is left to the Release suite, and so
-# are the wide-worker runs (lit-wide/...): they differ from lit/... in the
-# device code, which the sanitizers do not see, not in the host's. The
+# are the wide-worker runs (lit-wide/...) and those that force sequential
+# forms (lit-fast/...): they differ from lit/... in the device code, which
+# the sanitizers do not see, not in the host's. The
 # program tests in kite-interp (lit-interp/...) are left out too: the
 # interpreter runs a thousand generated programs here (difftest-interp).
 # The documentation's examples (lit/docs) are left to the Release suite as
 # well: they are programs like the program tests', through the same host
 # code.
 tests/sanitizers.sh ctest --test-dir build-fuzz --output-on-failure -j"$jobs" \
-  -E "^(difftest|lit-wide/.*|lit-interp/.*|lit/docs)$"
+  -E "^(difftest|lit-wide/.*|lit-fast/.*|lit-interp/.*|lit/docs)$"
 
 step "each fuzz target for ${fuzz_seconds}s"
 tests/fuzz/run.sh build-fuzz "$fuzz_seconds" build-fuzz/corpus
