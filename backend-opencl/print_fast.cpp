@@ -86,9 +86,9 @@ void Printer::fast_stmt(const Stmt &st, std::ostream &s, int ind) {
              frame_slot(v) + " = " + (st.expr ? to_bits(v->type, expr(*st.expr)) : "0L") + ";");
       return;
     case StmtKind::Set:
-      line(s, ind,
-           frame_slot(st.target->var) + " = " + to_bits(st.target->var->type, expr(*st.expr)) +
-               ";");
+      line(
+          s, ind,
+          frame_slot(st.target->var) + " = " + to_bits(st.target->var->type, expr(*st.expr)) + ";");
       return;
     case StmtKind::Return:
       line(s, ind,
@@ -107,12 +107,17 @@ void Printer::fast_stmt(const Stmt &st, std::ostream &s, int ind) {
       fast_stmts(st.body, s, ind + 2);
       line(s, ind, "}");
       return;
-    case StmtKind::Case: fast_case(st, s, ind); return;
-    case StmtKind::Call: fast_call(st, s, ind); return;
+    case StmtKind::Case:
+      fast_case(st, s, ind);
+      return;
+    case StmtKind::Call:
+      fast_call(st, s, ind);
+      return;
     case StmtKind::Do:
     case StmtKind::Then:
     case StmtKind::For:
-    case StmtKind::Map: break;  // never in a sequential form (ir/fast_clones.h)
+    case StmtKind::Map:
+      break;  // never in a sequential form (ir/fast_clones.h)
   }
   internal_error("statement kind in a sequential form");
 }
@@ -135,9 +140,9 @@ void Printer::fast_case(const Stmt &st, std::ostream &s, int ind) {
     line(s, ind + 2, fmt::format("{} (tag == {}) {{", head, b.field_index));
     if (b.binder)
       line(s, ind + 4,
-           fmt::format("{} = {};", frame_slot(b.binder),
-                       to_bits(b.binder->type,
-                               fmt::format("{}(uv, 1)", slot_macro(b.binder->type)))));
+           fmt::format(
+               "{} = {};", frame_slot(b.binder),
+               to_bits(b.binder->type, fmt::format("{}(uv, 1)", slot_macro(b.binder->type)))));
     fast_stmts(b.body, s, ind + 4);
     head = "} else if";
   }
@@ -191,8 +196,8 @@ void Printer::fast_call(const Stmt &st, std::ostream &s, int ind) {
   }
   line(s, in, fmt::format("if (sp + {} > KITE_FAST_WORDS) return kite_fast_full(c);", frame));
   line(s, in, "if ((++calls & KITE_FAST_CHECK) == 0 && kite_fast_stop(c)) return 0L;");
-  std::string push = fmt::format("s[fp] = {}L; s[sp] = {}L; s[sp + 1] = fp;", here,
-                                 place(size_t(callee->id), 0));
+  std::string push =
+      fmt::format("s[fp] = {}L; s[sp] = {}L; s[sp + 1] = fp;", here, place(size_t(callee->id), 0));
   for (size_t i = 0; i < callee->param_vars.size(); ++i)
     push += fmt::format(" s[sp + {}] = b{};", 2 + callee->param_vars[i]->id, i);
   line(s, in, push);

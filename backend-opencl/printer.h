@@ -174,7 +174,7 @@ class Printer {
   std::map<const VarDecl *, std::string> at_;  // a loop variable's value in a bounds proof;
                                                // a variable's slot in a sequential form
   int fast_resume_ = 0;  // resume points so far in the sequential form being printed
-  int loop_depth_ = 0;  // loops that call no task around the code being emitted
+  int loop_depth_ = 0;   // loops that call no task around the code being emitted
   int helper_count_ = 0;
   // The C type of a closure's task id: only the kind matters here.
   const Type long_t_storage_{TypeKind::Long};

@@ -10,9 +10,10 @@
 //
 // Every complaint about the command line is one line "kitec: error: ..." on
 // stderr and exit status 1 (docs/man/kitec.1 lists the options).
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+
+#include <CLI/CLI.hpp>
 #include <iostream>
 
 #include "driver/pipeline.h"
@@ -67,9 +68,9 @@ int main(int argc, char **argv) {
     if (s.o0 == kite::O0::Skip) skipped.push_back(s.name);
   }
   std::string dump_after;
-  app.add_option("--dump-after", dump_after,
-                 "print the program after STAGE, in the IR it leaves, and stop; the stages:" +
-                     stages)
+  app.add_option(
+         "--dump-after", dump_after,
+         "print the program after STAGE, in the IR it leaves, and stop; the stages:" + stages)
       ->option_text("STAGE")
       ->check(CLI::IsMember(names));
   std::string ntg;
@@ -83,8 +84,9 @@ int main(int argc, char **argv) {
                                     ->default_str("text")
                                     ->check(CLI::IsMember({"text", "dot"}))});
     } else if (s.ir == kite::Ir::OpenCl) {
-      dumps.push_back({s.stage, app.add_flag(s.flag, "print the generated OpenCL C (and write "
-                                                     "the program only if -o is given)")});
+      dumps.push_back({s.stage, app.add_flag(s.flag,
+                                             "print the generated OpenCL C (and write "
+                                             "the program only if -o is given)")});
     } else {
       dumps.push_back({s.stage, app.add_flag(s.flag)->description(help)});
     }

@@ -1,11 +1,10 @@
 // The pipeline: every pass, in order, in one function (compile).
 #include "driver/pipeline.h"
 
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -23,9 +22,9 @@
 #include "ir/closures.h"
 #include "ir/cps.h"
 #include "ir/direct_maps.h"
+#include "ir/fast_clones.h"
 #include "ir/flatten.h"
 #include "ir/kernels.h"
-#include "ir/fast_clones.h"
 #include "ir/leaf_calls.h"
 #include "ir/lint.h"
 #include "ir/local_arrays.h"
@@ -69,11 +68,18 @@ int compile(const SourceFile &file, const CompileOptions &o, std::ostream &diagn
       case Ir::Ast:
         if (s >= Stage::check && diags.error_count() == 0) problems = verify_checked(*program);
         break;
-      case Ir::Anf: problems = verify(anf); break;
-      case Ir::Ntg: problems = verify(graphs); break;
-      case Ir::Cps: problems = verify(blocks); break;
+      case Ir::Anf:
+        problems = verify(anf);
+        break;
+      case Ir::Ntg:
+        problems = verify(graphs);
+        break;
+      case Ir::Cps:
+        problems = verify(blocks);
+        break;
       case Ir::Plan:
-      case Ir::OpenCl: break;
+      case Ir::OpenCl:
+        break;
     }
     if (!problems.empty())
       internal_error(fmt::format("after {}: {}", info(s).name, fmt::join(problems, "; ")));
@@ -81,12 +87,24 @@ int compile(const SourceFile &file, const CompileOptions &o, std::ostream &diagn
     diags.release_warnings();
     diags.check_no_errors();
     switch (info(s).ir) {
-      case Ir::Ast: ast::dump(*program, std::cout); break;
-      case Ir::Anf: anf::dump(anf, std::cout); break;
-      case Ir::Ntg: o.dot ? ntg::dump_dot(graphs, std::cout) : ntg::dump(graphs, std::cout); break;
-      case Ir::Cps: cps::dump(blocks, std::cout); break;
-      case Ir::Plan: dump_plan(blocks, std::cout, emit); break;
-      case Ir::OpenCl: std::cout << out.artifact.opencl; break;
+      case Ir::Ast:
+        ast::dump(*program, std::cout);
+        break;
+      case Ir::Anf:
+        anf::dump(anf, std::cout);
+        break;
+      case Ir::Ntg:
+        o.dot ? ntg::dump_dot(graphs, std::cout) : ntg::dump(graphs, std::cout);
+        break;
+      case Ir::Cps:
+        cps::dump(blocks, std::cout);
+        break;
+      case Ir::Plan:
+        dump_plan(blocks, std::cout, emit);
+        break;
+      case Ir::OpenCl:
+        std::cout << out.artifact.opencl;
+        break;
     }
     return true;
   };

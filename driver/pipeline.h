@@ -22,11 +22,11 @@ struct CompileOptions {
   // and the stages' own flags, driver/stages.def); the OpenCL C after
   // `emit` still leaves the artifact.
   Stage dump_after = Stage::none;
-  bool dot = false;          // the task graphs' dumps in Graphviz's dot (--dump-ntg=dot)
-  bool check_only = false;   // stop after type checking and its warnings (kite-interp)
-  bool optimize = true;      // off (-O0): the stages driver/stages.def marks Skip do not run
-  bool bounds_checks = true; // off: array indices are not checked (for measuring)
-  WarningOptions warnings;   // -W flags
+  bool dot = false;           // the task graphs' dumps in Graphviz's dot (--dump-ntg=dot)
+  bool check_only = false;    // stop after type checking and its warnings (kite-interp)
+  bool optimize = true;       // off (-O0): the stages driver/stages.def marks Skip do not run
+  bool bounds_checks = true;  // off: array indices are not checked (for measuring)
+  WarningOptions warnings;    // -W flags
 };
 
 // What each stage made, for tests and tools: the AST (checked, closures

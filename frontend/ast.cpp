@@ -22,8 +22,9 @@ namespace kite::ast {
 
 const char *spelling(BinaryOp op) {
   switch (op) {
-#define X(k, s) \
-  case BinaryOp::k: return s;
+#define X(k, s)     \
+  case BinaryOp::k: \
+    return s;
     KITE_BINARY_OPS(X)
 #undef X
   }
@@ -32,9 +33,12 @@ const char *spelling(BinaryOp op) {
 
 const char *spelling(UnaryOp op) {
   switch (op) {
-    case UnaryOp::Neg: return "-";
-    case UnaryOp::Not: return "!";
-    case UnaryOp::BitNot: return "~";
+    case UnaryOp::Neg:
+      return "-";
+    case UnaryOp::Not:
+      return "!";
+    case UnaryOp::BitNot:
+      return "~";
   }
   return "?";
 }
@@ -59,11 +63,21 @@ std::string quote(const std::string &text) {
   std::string out = "\"";
   for (unsigned char c : text) {
     switch (c) {
-      case '\n': out += "\\n"; break;
-      case '\t': out += "\\t"; break;
-      case '\r': out += "\\r"; break;
-      case '\\': out += "\\\\"; break;
-      case '"': out += "\\\""; break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '"':
+        out += "\\\"";
+        break;
       default:
         // Three octal digits: a hexadecimal escape would take a hex digit
         // after it as its own ("\x01a" is one byte, 0x1a).
@@ -178,15 +192,17 @@ class Printer {
         break;
       case StmtKind::Decl:
         out_ << "decl ";
-      {
-        // The declared variables, then those a pass declared (temps).
-        std::vector<const VarDecl *> vars;
-        for (auto &v : s.vars) vars.push_back(v.get());
-        for (const VarDecl *v : s.temps) vars.push_back(v);
-        for (size_t i = 0; i < vars.size(); ++i) out_ << (i ? ", " : "") << vars[i]->name;
-        if (s.decl_type) out_ << ": " << to_string(*s.decl_type);
-        else if (!vars.empty() && vars[0]->type) out_ << ": " << to_string(vars[0]->type);
-      }
+        {
+          // The declared variables, then those a pass declared (temps).
+          std::vector<const VarDecl *> vars;
+          for (auto &v : s.vars) vars.push_back(v.get());
+          for (const VarDecl *v : s.temps) vars.push_back(v);
+          for (size_t i = 0; i < vars.size(); ++i) out_ << (i ? ", " : "") << vars[i]->name;
+          if (s.decl_type)
+            out_ << ": " << to_string(*s.decl_type);
+          else if (!vars.empty() && vars[0]->type)
+            out_ << ": " << to_string(vars[0]->type);
+        }
         if (s.expr) {
           out_ << " = ";
           expr(*s.expr, indent);
@@ -256,29 +272,52 @@ class Printer {
     out_ << "\n";
   }
 
-
  public:
   // `indent` is that of the line the expression is on; an anonymous task's
   // body goes one level deeper.
   void expr(const Expr &e, int indent) {
     switch (e.kind) {
-      case ExprKind::IntLit: out_ << e.int_value << (e.is_long ? "L" : ""); return;
-      case ExprKind::FloatLit: out_ << float_text(e); return;
-      case ExprKind::BoolLit: out_ << (e.bool_value ? "true" : "false"); return;
-      case ExprKind::StringLit: out_ << quote(e.text); return;
-      case ExprKind::Name: out_ << e.text; return;
-      case ExprKind::Call: list("call", e, indent); return;
-      case ExprKind::Unary: list(spelling(e.unop), e, indent); return;
-      case ExprKind::Binary: list(spelling(e.binop), e, indent); return;
+      case ExprKind::IntLit:
+        out_ << e.int_value << (e.is_long ? "L" : "");
+        return;
+      case ExprKind::FloatLit:
+        out_ << float_text(e);
+        return;
+      case ExprKind::BoolLit:
+        out_ << (e.bool_value ? "true" : "false");
+        return;
+      case ExprKind::StringLit:
+        out_ << quote(e.text);
+        return;
+      case ExprKind::Name:
+        out_ << e.text;
+        return;
+      case ExprKind::Call:
+        list("call", e, indent);
+        return;
+      case ExprKind::Unary:
+        list(spelling(e.unop), e, indent);
+        return;
+      case ExprKind::Binary:
+        list(spelling(e.binop), e, indent);
+        return;
       case ExprKind::Field:
         out_ << "(. ";
         expr(*e.children[0], indent);
         out_ << " " << e.text << ")";
         return;
-      case ExprKind::Index: list("index", e, indent); return;
-      case ExprKind::Tuple: list("tuple", e, indent); return;
-      case ExprKind::Range: list("range", e, indent); return;
-      case ExprKind::Future: list("future", e, indent); return;
+      case ExprKind::Index:
+        list("index", e, indent);
+        return;
+      case ExprKind::Tuple:
+        list("tuple", e, indent);
+        return;
+      case ExprKind::Range:
+        list("range", e, indent);
+        return;
+      case ExprKind::Future:
+        list("future", e, indent);
+        return;
       case ExprKind::New:
         out_ << "(new " << to_string(*e.type_expr);
         for (auto &c : e.children) {
@@ -316,7 +355,6 @@ class Printer {
         return;
     }
   }
-
 
  private:
   void list(const char *head, const Expr &e, int indent) {
@@ -458,9 +496,7 @@ void rewrite_exprs(ExprPtr &e, const std::function<void(ExprPtr &)> &fn) {
   EachRewrite(fn).visit(e);
 }
 
-bool is_task_call(const Expr &e) {
-  return e.kind == ExprKind::Call && e.children[0]->builtin < 0;
-}
+bool is_task_call(const Expr &e) { return e.kind == ExprKind::Call && e.children[0]->builtin < 0; }
 
 bool contains_task_call(const Expr &e) {
   bool found = false;
@@ -488,18 +524,23 @@ std::vector<StmtList *> nested_lists(Stmt &s) {
   std::vector<StmtList *> out;
   switch (s.kind) {
     case StmtKind::If:
-    case StmtKind::Then: out = {&s.body, &s.else_body}; break;
+    case StmtKind::Then:
+      out = {&s.body, &s.else_body};
+      break;
     case StmtKind::For:
     case StmtKind::Map:
     case StmtKind::While:
-    case StmtKind::Block: out = {&s.body}; break;
+    case StmtKind::Block:
+      out = {&s.body};
+      break;
     case StmtKind::Case:
       for (auto &b : s.branches) out.push_back(&b.body);
       break;
     case StmtKind::ExprStmt:
     case StmtKind::Decl:
     case StmtKind::Assign:
-    case StmtKind::Return: break;
+    case StmtKind::Return:
+      break;
   }
   return out;
 }

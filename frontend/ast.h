@@ -29,8 +29,8 @@ using StmtList = std::vector<StmtPtr>;
 // `(int, bool)` (a tuple), `future<int>`.
 struct TypeExpr {
   SourceLoc loc;
-  std::string name;                                  // "int", "array", "task", "(tuple)", a struct name
-  std::vector<std::unique_ptr<TypeExpr>> args;       // generic arguments / tuple members
+  std::string name;                             // "int", "array", "task", "(tuple)", a struct name
+  std::vector<std::unique_ptr<TypeExpr>> args;  // generic arguments / tuple members
 };
 using TypeExprPtr = std::unique_ptr<TypeExpr>;
 
@@ -45,33 +45,33 @@ struct Param {
 // one of these after checking; ir/ passes give each a record slot.
 struct VarDecl {
   SourceLoc loc;
-  std::string name;       // unique within its task after ir/rename
+  std::string name;  // unique within its task after ir/rename
   Type *type = nullptr;
   bool is_param = false;
-  bool is_temp = false;   // introduced by the compiler (ANF)
-  int id = -1;            // index among its task's variables (ir/ passes)
+  bool is_temp = false;  // introduced by the compiler (ANF)
+  int id = -1;           // index among its task's variables (ir/ passes)
   // The element variable of a for/map loop over an array aliases the element:
   // reading it reads c[i], assigning it writes c[i].
   struct Stmt *alias_of = nullptr;
 };
 
-#define KITE_EXPR_KINDS(X)                                                   \
-  X(IntLit)      /* 42, 0x2A, 42L: value, is_long */                          \
-  X(FloatLit)    /* 1.5, 1e-3 (double), 1.5f (float) */                       \
-  X(BoolLit)     /* true, false */                                            \
-  X(StringLit)   /* "text": only as an argument of print */                   \
-  X(Name)        /* x: a variable, task or top-level constant */              \
-  X(Call)        /* e(args) */                                                \
-  X(Unary)       /* - ! ~ e */                                                \
-  X(Binary)      /* e op e */                                                 \
-  X(Field)       /* e.x, e.0 */                                               \
-  X(Index)       /* e[e] */                                                   \
-  X(Tuple)       /* (e, e, ...) */                                            \
-  X(Construct)   /* t{ f = e, ... } */                                        \
-  X(New)         /* new<t>(e) */                                              \
-  X(Range)       /* [e, e] */                                                 \
-  X(AnonTask)    /* task (p): t { s } */                                      \
-  X(Future)      /* task e */
+#define KITE_EXPR_KINDS(X)                                     \
+  X(IntLit)    /* 42, 0x2A, 42L: value, is_long */             \
+  X(FloatLit)  /* 1.5, 1e-3 (double), 1.5f (float) */          \
+  X(BoolLit)   /* true, false */                               \
+  X(StringLit) /* "text": only as an argument of print */      \
+  X(Name)      /* x: a variable, task or top-level constant */ \
+  X(Call)      /* e(args) */                                   \
+  X(Unary)     /* - ! ~ e */                                   \
+  X(Binary)    /* e op e */                                    \
+  X(Field)     /* e.x, e.0 */                                  \
+  X(Index)     /* e[e] */                                      \
+  X(Tuple)     /* (e, e, ...) */                               \
+  X(Construct) /* t{ f = e, ... } */                           \
+  X(New)       /* new<t>(e) */                                 \
+  X(Range)     /* [e, e] */                                    \
+  X(AnonTask)  /* task (p): t { s } */                         \
+  X(Future)    /* task e */
 
 enum class ExprKind {
 #define X(k) k,
@@ -80,11 +80,13 @@ enum class ExprKind {
 };
 
 // Operators, listed once with their spelling.
+// clang-format off
 #define KITE_BINARY_OPS(X)                                                   \
   X(Mul, "*") X(Div, "/") X(Mod, "%") X(Add, "+") X(Sub, "-")                \
   X(Shl, "<<") X(Shr, ">>") X(Lt, "<") X(Le, "<=") X(Gt, ">") X(Ge, ">=")    \
   X(Eq, "==") X(Ne, "!=") X(BitAnd, "&") X(BitXor, "^") X(BitOr, "|")        \
   X(And, "&&") X(Or, "||")
+// clang-format on
 
 enum class BinaryOp {
 #define X(k, s) k,
@@ -111,19 +113,19 @@ struct Expr {
   // IntLit: the value as a long (hexadecimal digits spell its bits); the
   // checker wraps it to 32 bits when the literal is an int.
   int64_t int_value = 0;
-  bool is_long = false;       // IntLit with L suffix, or adapted to a long
-  bool fits_int = true;       // IntLit: an int can hold it (hexadecimal: 32 bits)
+  bool is_long = false;  // IntLit with L suffix, or adapted to a long
+  bool fits_int = true;  // IntLit: an int can hold it (hexadecimal: 32 bits)
   double float_value = 0;
-  bool is_float32 = false;    // FloatLit with f suffix
+  bool is_float32 = false;  // FloatLit with f suffix
   bool bool_value = false;
-  std::string text;           // StringLit contents (unescaped); Name; Field name
+  std::string text;  // StringLit contents (unescaped); Name; Field name
 
   // Name: what it refers to (one of these after checking).
   VarDecl *var = nullptr;
-  TaskDecl *task = nullptr;       // a named task
+  TaskDecl *task = nullptr;            // a named task
   struct ValueDecl *global = nullptr;  // a top-level constant
-  int builtin = -1;               // a prelude function (kite::Builtin)
-  int field = -1;                 // Field: the struct field or tuple member selected
+  int builtin = -1;                    // a prelude function (kite::Builtin)
+  int field = -1;                      // Field: the struct field or tuple member selected
 
   // Operators.
   BinaryOp binop = BinaryOp::Add;
@@ -138,23 +140,23 @@ struct Expr {
   // callee of a call of a task value, print's tuples. Set by the checker.
   std::vector<std::string> null_names;
 
-  TypeExprPtr type_expr;            // New's element type; Construct's type name
-  std::vector<FieldInit> fields;    // Construct
-  std::unique_ptr<TaskDecl> anon;   // AnonTask
+  TypeExprPtr type_expr;           // New's element type; Construct's type name
+  std::vector<FieldInit> fields;   // Construct
+  std::unique_ptr<TaskDecl> anon;  // AnonTask
 };
 
-#define KITE_STMT_KINDS(X)                                                   \
-  X(ExprStmt)   /* e; */                                                      \
-  X(Decl)       /* x: t = e;  x = e;  x, y: t; */                             \
-  X(Assign)     /* l <- e; */                                                 \
-  X(Return)     /* return e; / return; */                                     \
-  X(Then)       /* s then s */                                                \
-  X(Block)      /* { s... } */                                                \
-  X(If)         /* if (e) { s } else { s } */                                 \
-  X(Case)       /* case (e) { b... } */                                       \
-  X(For)        /* for (x = e[i]) { s } */                                    \
-  X(Map)        /* map (x = e[i]) { s } */                                    \
-  X(While)      /* while (e) { s } */
+#define KITE_STMT_KINDS(X)                      \
+  X(ExprStmt) /* e; */                          \
+  X(Decl)     /* x: t = e;  x = e;  x, y: t; */ \
+  X(Assign)   /* l <- e; */                     \
+  X(Return)   /* return e; / return; */         \
+  X(Then)     /* s then s */                    \
+  X(Block)    /* { s... } */                    \
+  X(If)       /* if (e) { s } else { s } */     \
+  X(Case)     /* case (e) { b... } */           \
+  X(For)      /* for (x = e[i]) { s } */        \
+  X(Map)      /* map (x = e[i]) { s } */        \
+  X(While)    /* while (e) { s } */
 
 enum class StmtKind {
 #define X(k) k,
@@ -164,10 +166,10 @@ enum class StmtKind {
 
 struct CaseBranch {
   SourceLoc loc;
-  std::string field;     // empty for default
-  std::string binder;    // the variable bound to the field's value
+  std::string field;              // empty for default
+  std::string binder;             // the variable bound to the field's value
   VarDecl *binder_var = nullptr;  // owned by the task's locals
-  int field_index = -1;  // the union field this branch matches
+  int field_index = -1;           // the union field this branch matches
   StmtList body;
 };
 
@@ -209,9 +211,9 @@ struct TaskDecl {
   // Set by the checker.
   std::vector<VarDecl *> param_vars;  // owned by `locals`
   Type *result_type = nullptr;
-  Type *type = nullptr;               // task<params..., result>
+  Type *type = nullptr;                          // task<params..., result>
   std::vector<std::unique_ptr<VarDecl>> locals;  // params and every declared variable
-  int id = -1;                        // index in Program::tasks
+  int id = -1;                                   // index in Program::tasks
   // An anonymous task (lifted to the program's tasks by frontend/lift): the
   // variables of enclosing tasks it uses, copied into its closure when it is
   // created, and the hidden parameter through which it reads them.

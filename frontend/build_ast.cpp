@@ -376,9 +376,15 @@ class Builder {
       }
       auto e = ast::make_expr(ExprKind::Unary, op_loc);
       switch (c->op->getType()) {
-        case KiteParser::MINUS: e->unop = ast::UnaryOp::Neg; break;
-        case KiteParser::NOT: e->unop = ast::UnaryOp::Not; break;
-        default: e->unop = ast::UnaryOp::BitNot; break;
+        case KiteParser::MINUS:
+          e->unop = ast::UnaryOp::Neg;
+          break;
+        case KiteParser::NOT:
+          e->unop = ast::UnaryOp::Not;
+          break;
+        default:
+          e->unop = ast::UnaryOp::BitNot;
+          break;
       }
       e->children.push_back(expr(c->expr()));
       return e;
@@ -412,22 +418,38 @@ class Builder {
       return BinaryOp::Ge;
     }
     switch (c->op->getType()) {
-      case KiteParser::STAR: return BinaryOp::Mul;
-      case KiteParser::SLASH: return BinaryOp::Div;
-      case KiteParser::PERCENT: return BinaryOp::Mod;
-      case KiteParser::PLUS: return BinaryOp::Add;
-      case KiteParser::MINUS: return BinaryOp::Sub;
-      case KiteParser::SHL: return BinaryOp::Shl;
-      case KiteParser::LT: return BinaryOp::Lt;
-      case KiteParser::LE: return BinaryOp::Le;
-      case KiteParser::GT: return BinaryOp::Gt;
-      case KiteParser::EQ: return BinaryOp::Eq;
-      case KiteParser::NE: return BinaryOp::Ne;
-      case KiteParser::AMP: return BinaryOp::BitAnd;
-      case KiteParser::CARET: return BinaryOp::BitXor;
-      case KiteParser::PIPE: return BinaryOp::BitOr;
-      case KiteParser::ANDAND: return BinaryOp::And;
-      case KiteParser::OROR: return BinaryOp::Or;
+      case KiteParser::STAR:
+        return BinaryOp::Mul;
+      case KiteParser::SLASH:
+        return BinaryOp::Div;
+      case KiteParser::PERCENT:
+        return BinaryOp::Mod;
+      case KiteParser::PLUS:
+        return BinaryOp::Add;
+      case KiteParser::MINUS:
+        return BinaryOp::Sub;
+      case KiteParser::SHL:
+        return BinaryOp::Shl;
+      case KiteParser::LT:
+        return BinaryOp::Lt;
+      case KiteParser::LE:
+        return BinaryOp::Le;
+      case KiteParser::GT:
+        return BinaryOp::Gt;
+      case KiteParser::EQ:
+        return BinaryOp::Eq;
+      case KiteParser::NE:
+        return BinaryOp::Ne;
+      case KiteParser::AMP:
+        return BinaryOp::BitAnd;
+      case KiteParser::CARET:
+        return BinaryOp::BitXor;
+      case KiteParser::PIPE:
+        return BinaryOp::BitOr;
+      case KiteParser::ANDAND:
+        return BinaryOp::And;
+      case KiteParser::OROR:
+        return BinaryOp::Or;
     }
     internal_error("parse: unhandled binary operator");
   }
@@ -608,21 +630,50 @@ class Builder {
       at.col += int(i);
       char esc = text[++i];
       switch (esc) {
-        case 'n': out += '\n'; break;
-        case 't': out += '\t'; break;
-        case 'r': out += '\r'; break;
-        case '\\': out += '\\'; break;
-        case '"': out += '"'; break;
-        case '\'': out += '\''; break;
-        case '?': out += '?'; break;
-        case 'a': out += '\a'; break;
-        case 'b': out += '\b'; break;
-        case 'f': out += '\f'; break;
-        case 'v': out += '\v'; break;
-        case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': {
+        case 'n':
+          out += '\n';
+          break;
+        case 't':
+          out += '\t';
+          break;
+        case 'r':
+          out += '\r';
+          break;
+        case '\\':
+          out += '\\';
+          break;
+        case '"':
+          out += '"';
+          break;
+        case '\'':
+          out += '\'';
+          break;
+        case '?':
+          out += '?';
+          break;
+        case 'a':
+          out += '\a';
+          break;
+        case 'b':
+          out += '\b';
+          break;
+        case 'f':
+          out += '\f';
+          break;
+        case 'v':
+          out += '\v';
+          break;
+        case '0':
+        case '1':
+        case '2':
+        case '3':
+        case '4':
+        case '5':
+        case '6':
+        case '7': {
           unsigned value = unsigned(esc - '0');
-          for (int digits = 1; digits < 3 && i + 1 < end && text[i + 1] >= '0' && text[i + 1] <= '7';
-               ++digits)
+          for (int digits = 1;
+               digits < 3 && i + 1 < end && text[i + 1] >= '0' && text[i + 1] <= '7'; ++digits)
             value = value * 8 + unsigned(text[++i] - '0');
           if (value > 0xff)
             diags_.error(at, "octal escape sequence out of range (at most \\377)");
@@ -635,8 +686,8 @@ class Builder {
           int digits = 0;
           while (i + 1 < end && std::isxdigit(uint8_t(text[i + 1]))) {
             char h = text[++i];
-            value = std::min(value * 16 + unsigned(h <= '9' ? h - '0' : (h | 0x20) - 'a' + 10),
-                             0x100u);
+            value =
+                std::min(value * 16 + unsigned(h <= '9' ? h - '0' : (h | 0x20) - 'a' + 10), 0x100u);
             ++digits;
           }
           if (digits == 0)
@@ -667,9 +718,8 @@ class Builder {
 
 }  // namespace
 
-std::unique_ptr<ast::Program> build_ast(const ParseInput &input,
-                                        antlr4::CommonTokenStream &tokens, Diagnostics &diags,
-                                        KiteParser::ProgramContext *tree) {
+std::unique_ptr<ast::Program> build_ast(const ParseInput &input, antlr4::CommonTokenStream &tokens,
+                                        Diagnostics &diags, KiteParser::ProgramContext *tree) {
   return Builder(input, tokens, diags).program(tree);
 }
 

@@ -16,7 +16,7 @@ const BuiltinInfo kBuiltins[] = {
 
 // A pure built-in does nothing the other columns name (ir/effects.h counts
 // on it), and an atomic one writes.
-#define KITE_BUILTIN(name, pure, allocates, prints, writes, atomic, length)       \
+#define KITE_BUILTIN(name, pure, allocates, prints, writes, atomic, length)            \
   static_assert(pure == !(allocates || prints || writes || length), #name " is pure"); \
   static_assert(!atomic || writes, #name " writes");
 #include "frontend/builtins.def"

@@ -66,8 +66,8 @@ Type *Checker::check_builtin(Expr &e, Builtin b, Type *want) {
         diags_.error(e.children[1]->loc, "cannot convert {} to {}", to_string(t), callee.text);
         return nullptr;
       }
-      return b == Builtin::int_    ? types_.int_t()
-             : b == Builtin::long_ ? types_.long_t()
+      return b == Builtin::int_     ? types_.int_t()
+             : b == Builtin::long_  ? types_.long_t()
              : b == Builtin::float_ ? types_.float_t()
                                     : types_.double_t();
     }

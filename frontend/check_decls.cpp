@@ -1,8 +1,8 @@
 // Top-level declarations (structs, tasks, values, main) and the scopes of
 // local names. See checker.h.
-#include "frontend/checker.h"
-
 #include <algorithm>
+
+#include "frontend/checker.h"
 
 namespace kite::checking {
 
@@ -18,8 +18,7 @@ void Checker::declare_global(const std::string &name, SourceLoc loc) {
     diags_.error(loc, "'{}' is a built-in function and cannot be redefined", name);
     return;
   }
-  if (!globals_.emplace(name, loc).second)
-    diags_.error(loc, "redefinition of '{}'", name);
+  if (!globals_.emplace(name, loc).second) diags_.error(loc, "redefinition of '{}'", name);
 }
 
 // Checks v unless it is checked already, after the values it uses.
@@ -72,9 +71,10 @@ bool Checker::value_ready(const Expr &use, ValueDecl &v) {
     return false;
   }
   std::string chain = "'" + v.name + "'";
-  for (auto it = at + 1; it != value_stack_.end(); ++it) chain += " uses '" + (*it)->name + "', which";
-  diags_.error(use.loc, "top-level value '{}' is defined in terms of itself: {} uses '{}'",
-               v.name, chain, v.name);
+  for (auto it = at + 1; it != value_stack_.end(); ++it)
+    chain += " uses '" + (*it)->name + "', which";
+  diags_.error(use.loc, "top-level value '{}' is defined in terms of itself: {} uses '{}'", v.name,
+               chain, v.name);
   return false;
 }
 
@@ -149,8 +149,7 @@ VarDecl *Checker::lookup(const std::string &name) {
     for (auto &frame : frames_)
       if (frame.scope_base > i) {
         auto &caps = frame.task->captures;
-        if (std::find(caps.begin(), caps.end(), f->second) == caps.end())
-          caps.push_back(f->second);
+        if (std::find(caps.begin(), caps.end(), f->second) == caps.end()) caps.push_back(f->second);
       }
     return f->second;
   }

@@ -1,9 +1,9 @@
 // Expressions: names, task calls (APP) and forcing (FORCE), operators,
 // anonymous tasks and their captures. See checker.h.
-#include "frontend/checker.h"
-
 #include <algorithm>
 #include <set>
+
+#include "frontend/checker.h"
 
 namespace kite::checking {
 
@@ -27,20 +27,31 @@ Type *Checker::check_expr_inner(Expr &e, Type *want) {
       if (e.is_long) return types_.long_t();
       if (int_literals_seen_.insert(&e).second) int_literals_.push_back(&e);
       return types_.int_t();
-    case ExprKind::FloatLit: return e.is_float32 ? types_.float_t() : types_.double_t();
-    case ExprKind::BoolLit: return types_.bool_t();
+    case ExprKind::FloatLit:
+      return e.is_float32 ? types_.float_t() : types_.double_t();
+    case ExprKind::BoolLit:
+      return types_.bool_t();
     case ExprKind::StringLit:
       diags_.error(e.loc, "a string literal can only be an argument of print");
       return nullptr;
-    case ExprKind::Name: return check_name(e);
-    case ExprKind::Call: return check_call(e, want);
-    case ExprKind::Unary: return check_unary(e, want);
-    case ExprKind::Binary: return check_binary(e, want);
-    case ExprKind::Field: return check_field(e);
-    case ExprKind::Index: return check_index(e);
-    case ExprKind::Tuple: return check_tuple(e);
-    case ExprKind::Construct: return check_construct(e);
-    case ExprKind::New: return check_new(e);
+    case ExprKind::Name:
+      return check_name(e);
+    case ExprKind::Call:
+      return check_call(e, want);
+    case ExprKind::Unary:
+      return check_unary(e, want);
+    case ExprKind::Binary:
+      return check_binary(e, want);
+    case ExprKind::Field:
+      return check_field(e);
+    case ExprKind::Index:
+      return check_index(e);
+    case ExprKind::Tuple:
+      return check_tuple(e);
+    case ExprKind::Construct:
+      return check_construct(e);
+    case ExprKind::New:
+      return check_new(e);
     case ExprKind::Range: {
       Type *a = value_of(*e.children[0], types_.int_t());
       Type *b = value_of(*e.children[1], types_.int_t());
@@ -51,8 +62,10 @@ Type *Checker::check_expr_inner(Expr &e, Type *want) {
       }
       return types_.range_t();
     }
-    case ExprKind::AnonTask: return check_anon(e);
-    case ExprKind::Future: return check_future(e);
+    case ExprKind::AnonTask:
+      return check_anon(e);
+    case ExprKind::Future:
+      return check_future(e);
   }
   return nullptr;
 }
@@ -376,9 +389,8 @@ Type *Checker::check_call(Expr &e, Type *want) {
   callee.task = t;
   callee.type = t->type;
   if (nargs != t->params.size()) {
-    diags_.error(e.loc, "task '{}' takes {} argument{}, but {} {} given", t->name,
-                 t->params.size(), t->params.size() == 1 ? "" : "s", nargs,
-                 nargs == 1 ? "was" : "were");
+    diags_.error(e.loc, "task '{}' takes {} argument{}, but {} {} given", t->name, t->params.size(),
+                 t->params.size() == 1 ? "" : "s", nargs, nargs == 1 ? "was" : "were");
     return nullptr;
   }
   bool ok = true;
@@ -434,8 +446,8 @@ Type *Checker::check_binary(Expr &e, Type *want) {
     b = r.type->forced();
   }
   auto bad = [&]() -> Type * {
-    diags_.error(e.loc, "operator '{}' cannot be applied to {} and {}", spelling(op),
-                 to_string(a), to_string(b));
+    diags_.error(e.loc, "operator '{}' cannot be applied to {} and {}", spelling(op), to_string(a),
+                 to_string(b));
     precedence_note(e);
     return nullptr;
   };
@@ -450,8 +462,10 @@ Type *Checker::check_binary(Expr &e, Type *want) {
     case BinaryOp::Add:
     case BinaryOp::Sub:
     case BinaryOp::Mul:
-    case BinaryOp::Div: return a->is_numeric() ? a : bad();
-    case BinaryOp::Mod: return a->is_integer() ? a : bad();
+    case BinaryOp::Div:
+      return a->is_numeric() ? a : bad();
+    case BinaryOp::Mod:
+      return a->is_integer() ? a : bad();
     case BinaryOp::BitAnd:
     case BinaryOp::BitOr:
     case BinaryOp::BitXor:
@@ -465,7 +479,8 @@ Type *Checker::check_binary(Expr &e, Type *want) {
     case BinaryOp::Eq:
     case BinaryOp::Ne:
     case BinaryOp::And:
-    case BinaryOp::Or: return bad();  // answered above
+    case BinaryOp::Or:
+      return bad();  // answered above
   }
   return bad();
 }
@@ -481,8 +496,10 @@ void Checker::precedence_note(const Expr &e) {
       case BinaryOp::Gt:
       case BinaryOp::Ge:
       case BinaryOp::Eq:
-      case BinaryOp::Ne: return true;
-      default: return false;
+      case BinaryOp::Ne:
+        return true;
+      default:
+        return false;
     }
   };
   if (e.binop != BinaryOp::BitAnd && e.binop != BinaryOp::BitOr && e.binop != BinaryOp::BitXor)

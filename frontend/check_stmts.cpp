@@ -1,9 +1,9 @@
 // Task bodies and statements: whether each always returns, what may be
 // assigned. See checker.h.
-#include "frontend/checker.h"
-
 #include <memory>
 #include <set>
+
+#include "frontend/checker.h"
 
 namespace kite::checking {
 
@@ -62,10 +62,17 @@ bool Checker::check_stmt(Stmt &s) {
       (void)t;
       return false;
     }
-    case StmtKind::Decl: check_decl(s); return false;
-    case StmtKind::Assign: check_assign(s); return false;
-    case StmtKind::Return: check_return(s); return true;
-    case StmtKind::Block: return check_block(s.body);
+    case StmtKind::Decl:
+      check_decl(s);
+      return false;
+    case StmtKind::Assign:
+      check_assign(s);
+      return false;
+    case StmtKind::Return:
+      check_return(s);
+      return true;
+    case StmtKind::Block:
+      return check_block(s.body);
     case StmtKind::If: {
       Type *c = value_of(*s.expr, types_.bool_t());
       if (c && c->kind != TypeKind::Bool)
@@ -80,9 +87,12 @@ bool Checker::check_stmt(Stmt &s) {
       bool b = check_list(s.else_body);
       return a || b;
     }
-    case StmtKind::Case: return check_case(s);
+    case StmtKind::Case:
+      return check_case(s);
     case StmtKind::For:
-    case StmtKind::Map: check_loop(s); return false;
+    case StmtKind::Map:
+      check_loop(s);
+      return false;
     case StmtKind::While: {
       Type *c = value_of(*s.expr, types_.bool_t());
       if (c && c->kind != TypeKind::Bool)
@@ -190,9 +200,12 @@ void Checker::check_assign(Stmt &s) {
 
 std::string Checker::ntg_text(const Expr &e) {
   switch (e.kind) {
-    case ExprKind::Name: return e.text;
-    case ExprKind::Field: return ntg_text(*e.children[0]) + "." + e.text;
-    case ExprKind::Index: return ntg_text(*e.children[0]) + "[...]";
+    case ExprKind::Name:
+      return e.text;
+    case ExprKind::Field:
+      return ntg_text(*e.children[0]) + "." + e.text;
+    case ExprKind::Index:
+      return ntg_text(*e.children[0]) + "[...]";
     case ExprKind::IntLit:
     case ExprKind::FloatLit:
     case ExprKind::BoolLit:
@@ -205,7 +218,8 @@ std::string Checker::ntg_text(const Expr &e) {
     case ExprKind::New:
     case ExprKind::Range:
     case ExprKind::AnonTask:
-    case ExprKind::Future: return "...";
+    case ExprKind::Future:
+      return "...";
   }
   return "...";
 }
@@ -247,8 +261,8 @@ bool Checker::check_case(Stmt &s) {
   if (t && !has_default) {
     for (size_t k = 0; k < fields_[t->name].size(); ++k) {
       if (!covered.count(int(k))) {
-        diags_.error(s.loc, "case does not cover field '{}' of union {}",
-                     fields_[t->name][k].first, t->name);
+        diags_.error(s.loc, "case does not cover field '{}' of union {}", fields_[t->name][k].first,
+                     t->name);
         all_return = false;
       }
     }
@@ -260,9 +274,12 @@ void Checker::check_loop(Stmt &s) {
   Type *c = value_of(*s.expr, nullptr);
   Type *elem = nullptr;
   if (c) {
-    if (c->kind == TypeKind::Array) elem = c->elem;
-    else if (c->kind == TypeKind::Range) elem = types_.int_t();
-    else diags_.error(s.expr->loc, "a loop needs an array or a range, not {}", to_string(c));
+    if (c->kind == TypeKind::Array)
+      elem = c->elem;
+    else if (c->kind == TypeKind::Range)
+      elem = types_.int_t();
+    else
+      diags_.error(s.expr->loc, "a loop needs an array or a range, not {}", to_string(c));
   }
   push();
   auto coll = std::make_unique<VarDecl>();
@@ -310,7 +327,8 @@ void Checker::check_return(Stmt &s) {
     return;
   }
   Type *got = value_of(*s.expr, want);
-  if (got && got != want) type_mismatch(s.expr->loc, want, got, "returning from '" + task_->name + "'");
+  if (got && got != want)
+    type_mismatch(s.expr->loc, want, got, "returning from '" + task_->name + "'");
 }
 
 }  // namespace kite::checking

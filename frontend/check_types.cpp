@@ -151,7 +151,8 @@ bool Checker::needs_long(const Expr &e) {
 bool Checker::is_literal(const Expr &e) {
   switch (e.kind) {
     case ExprKind::IntLit:
-    case ExprKind::FloatLit: return true;
+    case ExprKind::FloatLit:
+      return true;
     case ExprKind::Unary:
       return e.unop != UnaryOp::Not && e.children[0] && is_literal(*e.children[0]);
     case ExprKind::Binary:
@@ -175,7 +176,8 @@ bool Checker::is_literal(const Expr &e) {
         case BinaryOp::Eq:
         case BinaryOp::Ne:
         case BinaryOp::And:
-        case BinaryOp::Or: return false;
+        case BinaryOp::Or:
+          return false;
       }
       return false;
     case ExprKind::BoolLit:
@@ -189,7 +191,8 @@ bool Checker::is_literal(const Expr &e) {
     case ExprKind::New:
     case ExprKind::Range:
     case ExprKind::AnonTask:
-    case ExprKind::Future: return false;
+    case ExprKind::Future:
+      return false;
   }
   return false;
 }

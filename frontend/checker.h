@@ -101,7 +101,7 @@ class Checker {
   std::map<std::string, ast::ValueDecl *> values_;
   std::vector<std::map<std::string, ast::VarDecl *>> scopes_;
   ast::TaskDecl *task_ = nullptr;
-  bool in_constant_ = false;  // checking a top-level value
+  bool in_constant_ = false;                             // checking a top-level value
   std::map<std::string, ast::ValueDecl *> value_decls_;  // every top-level value, by name
   std::vector<ast::ValueDecl *> value_stack_;  // the top-level values being checked, innermost last
   std::set<ast::ValueDecl *> values_checked_;

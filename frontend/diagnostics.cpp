@@ -3,8 +3,8 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <tuple>
 #include <iostream>
+#include <tuple>
 
 namespace kite {
 
@@ -49,7 +49,8 @@ void Diagnostics::note(SourceLoc loc, const std::string &message) {
 void Diagnostics::release_warnings() {
   holding_ = false;
   std::stable_sort(held_.begin(), held_.end(), [](const Held &a, const Held &b) {
-    return std::tie(a.loc.file, a.loc.line, a.loc.col) < std::tie(b.loc.file, b.loc.line, b.loc.col);
+    return std::tie(a.loc.file, a.loc.line, a.loc.col) <
+           std::tie(b.loc.file, b.loc.line, b.loc.col);
   });
   for (const Held &h : held_) {
     report(h.loc, h.severity, h.message);
@@ -62,17 +63,21 @@ bool Diagnostics::warning(SourceLoc loc, Warning w, const std::string &message) 
   if (warnings_.none || !warnings_.enabled[int(w)]) return false;
   std::string flag = std::string("-W") + warning_name(w);
   const char *severity = warnings_.as_errors ? "error" : "warning";
-  std::string text = message + (warnings_.as_errors ? " [-Werror," + flag + "]" : " [" + flag + "]");
+  std::string text =
+      message + (warnings_.as_errors ? " [-Werror," + flag + "]" : " [" + flag + "]");
   if (warnings_.as_errors) ++errors_;
-  if (holding_) held_.push_back({loc, severity, text, {}});
-  else report(loc, severity, text);
+  if (holding_)
+    held_.push_back({loc, severity, text, {}});
+  else
+    report(loc, severity, text);
   return true;
 }
 
 const char *warning_name(Warning w) {
   switch (w) {
-#define X(k, s) \
-  case Warning::k: return s;
+#define X(k, s)    \
+  case Warning::k: \
+    return s;
     KITE_WARNINGS(X)
 #undef X
   }
@@ -112,7 +117,8 @@ bool apply_warning_flag(const std::string &arg, WarningOptions &options, std::st
     return true;
   }
   error = "unknown warning option '" + arg + "' (the warnings are";
-  for (int i = 0; i < kNumWarnings; ++i) error += std::string(i ? ", " : " ") + "-W" + warning_name(Warning(i));
+  for (int i = 0; i < kNumWarnings; ++i)
+    error += std::string(i ? ", " : " ") + "-W" + warning_name(Warning(i));
   error += ")";
   return false;
 }

@@ -18,11 +18,11 @@
 namespace kite {
 
 // The warnings, each with the name its flags use (-Wshadow, -Wno-shadow).
-#define KITE_WARNINGS(X)                                                      \
-  X(Shadow, "shadow")               /* a nested declaration hides an outer one */ \
-  X(Unused, "unused")               /* a variable that is never read */        \
-  X(UnorderedRead, "unordered-read") /* an array read not waiting for a call */ \
-  X(PrintFormat, "print-format")    /* printf-style text in print */
+#define KITE_WARNINGS(X)                                                           \
+  X(Shadow, "shadow")                /* a nested declaration hides an outer one */ \
+  X(Unused, "unused")                /* a variable that is never read */           \
+  X(UnorderedRead, "unordered-read") /* an array read not waiting for a call */    \
+  X(PrintFormat, "print-format")     /* printf-style text in print */
 
 enum class Warning {
 #define X(k, s) k,

@@ -22,7 +22,8 @@ std::string init_text(const SourceFile &file, const Stmt &s) {
   size_t eq = line.find('=', size_t(v.loc.col - 1) + v.name.size());
   if (eq == std::string::npos) return "...";
   size_t end = line.find(';', eq);
-  std::string text = line.substr(eq + 1, end == std::string::npos ? std::string::npos : end - eq - 1);
+  std::string text =
+      line.substr(eq + 1, end == std::string::npos ? std::string::npos : end - eq - 1);
   size_t a = text.find_first_not_of(" \t"), b = text.find_last_not_of(" \t");
   if (a == std::string::npos || b - a + 1 > 40) return "...";
   return text.substr(a, b - a + 1);
@@ -30,9 +31,8 @@ std::string init_text(const SourceFile &file, const Stmt &s) {
 
 bool mentions(const Expr &e, const std::string &name) {
   bool found = false;
-  for_each_expr(e, [&](const Expr &x) {
-    found = found || (x.kind == ExprKind::Name && x.text == name);
-  });
+  for_each_expr(
+      e, [&](const Expr &x) { found = found || (x.kind == ExprKind::Name && x.text == name); });
   return found;
 }
 
@@ -66,7 +66,9 @@ class Shadows {
         for (auto &v : s.vars) declare(*v, &s);
         return;
       case StmtKind::Block:
-      case StmtKind::While: block(s.body); return;
+      case StmtKind::While:
+        block(s.body);
+        return;
       case StmtKind::If:
         block(s.body);
         block(s.else_body);
@@ -93,7 +95,8 @@ class Shadows {
         return;
       case StmtKind::ExprStmt:
       case StmtKind::Assign:
-      case StmtKind::Return: return;
+      case StmtKind::Return:
+        return;
     }
   }
 
@@ -105,9 +108,9 @@ class Shadows {
         const VarDecl &outer = *it->second;
         std::string what = outer.is_param ? "a parameter" : "a variable";
         shadowing_.insert(&v);
-        if (diags_.warning(v.loc, Warning::Shadow,
-                           fmt::format("'{}' shadows {} declared at line {}", v.name, what,
-                                       outer.loc.line)) &&
+        if (diags_.warning(
+                v.loc, Warning::Shadow,
+                fmt::format("'{}' shadows {} declared at line {}", v.name, what, outer.loc.line)) &&
             decl && decl->vars.size() == 1 && decl->expr) {
           // `s = s + x` in a loop declares a new `s`; `<-` assigns the outer one.
           std::string init = init_text(file_, *decl);
@@ -173,10 +176,10 @@ class Unused {
         for (auto &v : s.vars)
           if (!read_.count(v.get()) && !skip_.count(v.get()) && !v->name.empty() &&
               v->name[0] != '_')
-            diags_.warning(v->loc, Warning::Unused,
-                           fmt::format("'{}' is never {}", v->name,
-                                       v->type && v->type->kind == TypeKind::Task ? "used"
-                                                                                  : "read"));
+            diags_.warning(
+                v->loc, Warning::Unused,
+                fmt::format("'{}' is never {}", v->name,
+                            v->type && v->type->kind == TypeKind::Task ? "used" : "read"));
       Visitor::visit(s);
     }
 

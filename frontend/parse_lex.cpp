@@ -46,18 +46,22 @@ bool check_tokens(const ParseInput &input, const std::vector<Token *> &tokens, D
         diags.error(input.loc_of(t), "unterminated comment");
         ok = false;
         break;
-      default: break;
+      default:
+        break;
     }
     switch (t->getType()) {
       case KiteLexer::LPAREN:
       case KiteLexer::LBRACK:
-      case KiteLexer::LBRACE: ++depth; break;
+      case KiteLexer::LBRACE:
+        ++depth;
+        break;
       case KiteLexer::RPAREN:
       case KiteLexer::RBRACK:
       case KiteLexer::RBRACE:
         if (depth > 0) --depth;
         break;
-      default: break;
+      default:
+        break;
     }
     switch (t->getType()) {
       case KiteLexer::COLON:
@@ -75,7 +79,8 @@ bool check_tokens(const ParseInput &input, const std::vector<Token *> &tokens, D
       case KiteLexer::TASK:
       case KiteLexer::COMMA:
       case KiteLexer::LPAREN:
-      case KiteLexer::RPAREN: break;
+      case KiteLexer::RPAREN:
+        break;
       default:
         in_type = false;
         angles = 0;
@@ -84,8 +89,11 @@ bool check_tokens(const ParseInput &input, const std::vector<Token *> &tokens, D
       case KiteLexer::MINUS:
       case KiteLexer::NOT:
       case KiteLexer::TILDE:
-      case KiteLexer::TASK: ++prefix_run; break;
-      default: prefix_run = 0;
+      case KiteLexer::TASK:
+        ++prefix_run;
+        break;
+      default:
+        prefix_run = 0;
     }
     if (depth + angles + prefix_run > kMaxNesting) {
       diags.error(input.loc_of(t), "program is nested too deeply");

@@ -118,8 +118,8 @@ bool unclosed_brace(const ParseInput &input, antlr4::TokenStream &tokens, Token 
 }  // namespace
 
 std::string misspelt_keyword(const std::string &word) {
-  static const char *const keywords[] = {"task", "return", "if",    "else",   "for",
-                                         "map",  "while",  "case",  "then",   "struct",
+  static const char *const keywords[] = {"task",  "return",  "if",   "else", "for",
+                                         "map",   "while",   "case", "then", "struct",
                                          "union", "default", "new"};
   std::string best;
   int best_distance = 3;
@@ -152,7 +152,8 @@ bool statement_start_mistake(const ParseInput &input, antlr4::TokenStream &token
   if (next->getType() == KiteLexer::ID) {
     std::string name = input.token_text(next);
     if (in(word, {"fn", "func", "function", "def", "fun", "proc", "sub", "void", "method"})) {
-      m.message = "tasks are declared with 'task', not '" + word + "': task " + name + "(...) { ... }";
+      m.message =
+          "tasks are declared with 'task', not '" + word + "': task " + name + "(...) { ... }";
       return true;
     }
     if (in(word, {"import", "include", "use", "using", "require", "package", "module", "from"})) {
@@ -163,7 +164,7 @@ bool statement_start_mistake(const ParseInput &input, antlr4::TokenStream &token
     bool type_first = in(word, {"int", "long", "float", "double", "bool", "boolean", "string",
                                 "char", "short", "unsigned", "integer"});
     if (type_first || in(word, {"const", "let", "var", "val", "auto", "static", "final", "mut"})) {
-      std::string type = type_first ? (word == "boolean" ? "bool"
+      std::string type = type_first ? (word == "boolean"   ? "bool"
                                        : word == "integer" ? "int"
                                                            : word)
                                     : "";
@@ -175,12 +176,12 @@ bool statement_start_mistake(const ParseInput &input, antlr4::TokenStream &token
         if (type.empty()) {
           Token *value = tokens.get(i + 3);
           bool single = semicolon_after(tokens, i + 3) == i + 4;
-          type = !single                                      ? "t"
-                 : value->getType() == KiteLexer::INT         ? "int"
-                 : value->getType() == KiteLexer::FLOAT       ? "double"
-                 : value->getType() == KiteLexer::TRUE ||
-                         value->getType() == KiteLexer::FALSE ? "bool"
-                                                              : "t";
+          type = !single                                ? "t"
+                 : value->getType() == KiteLexer::INT   ? "int"
+                 : value->getType() == KiteLexer::FLOAT ? "double"
+                 : value->getType() == KiteLexer::TRUE || value->getType() == KiteLexer::FALSE
+                     ? "bool"
+                     : "t";
         }
       }
       std::string how = init.empty() ? "'" + name + ": " + (type.empty() ? "t" : type) + ";'"
@@ -207,7 +208,8 @@ bool statement_start_mistake(const ParseInput &input, antlr4::TokenStream &token
       m.message = "unknown word '" + word + "'; did you mean '" + keyword + "'?";
       return true;
     }
-    default: return false;
+    default:
+      return false;
   }
 }
 
@@ -215,8 +217,9 @@ bool parse_mistake(const ParseInput &input, antlr4::TokenStream &tokens, Token *
   size_t i = t->getTokenIndex();
   auto touching = [&](Token *a, Token *b) { return a->getStopIndex() + 1 == b->getStartIndex(); };
   auto name_before = [&](size_t k) {
-    return k > 0 && tokens.get(k - 1)->getType() == KiteLexer::ID ? input.token_text(tokens.get(k - 1))
-                                                                    : std::string("x");
+    return k > 0 && tokens.get(k - 1)->getType() == KiteLexer::ID
+               ? input.token_text(tokens.get(k - 1))
+               : std::string("x");
   };
   if (t->getType() == Token::EOF) return unclosed_brace(input, tokens, t, m);
   // `.5` where an operand is expected, and `1.` (C's floating-point forms).
@@ -231,7 +234,8 @@ bool parse_mistake(const ParseInput &input, antlr4::TokenStream &tokens, Token *
   }
   std::string digits = i > 1 ? input.token_text(tokens.get(i - 2)) : "";
   if (i > 1 && tokens.get(i - 1)->getType() == KiteLexer::DOT &&
-      tokens.get(i - 2)->getType() == KiteLexer::INT && touching(tokens.get(i - 2), tokens.get(i - 1)) &&
+      tokens.get(i - 2)->getType() == KiteLexer::INT &&
+      touching(tokens.get(i - 2), tokens.get(i - 1)) &&
       (t->getType() != KiteLexer::ID || !touching(tokens.get(i - 1), t)) &&
       std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; })) {
     m.loc = input.loc_of(tokens.get(i - 2));
@@ -248,8 +252,8 @@ bool parse_mistake(const ParseInput &input, antlr4::TokenStream &tokens, Token *
         std::string rhs = tokens_text(input.file, tokens, i + 1, semicolon_after(tokens, i + 1));
         if (rhs.empty()) rhs = "...";
         m.loc = input.loc_of(p);
-        m.message = "Kite has no '" + op + "=': write '" + s + " <- " + s + " " + op + " " + rhs +
-                    "'";
+        m.message =
+            "Kite has no '" + op + "=': write '" + s + " <- " + s + " " + op + " " + rhs + "'";
         return true;
       }
     }
@@ -260,8 +264,9 @@ bool parse_mistake(const ParseInput &input, antlr4::TokenStream &tokens, Token *
       m.message = "Kite has no '++': write '" + s + " <- " + s + " + 1'";
       return true;
     }
-    if (i > 1 && p->getType() == KiteLexer::MINUS && tokens.get(i - 2)->getType() == KiteLexer::MINUS &&
-        touching(tokens.get(i - 2), p) && i > 2 && tokens.get(i - 3)->getType() == KiteLexer::ID) {
+    if (i > 1 && p->getType() == KiteLexer::MINUS &&
+        tokens.get(i - 2)->getType() == KiteLexer::MINUS && touching(tokens.get(i - 2), p) &&
+        i > 2 && tokens.get(i - 3)->getType() == KiteLexer::ID) {
       std::string s = name_before(i - 2);
       m.loc = input.loc_of(tokens.get(i - 2));
       m.message = "Kite has no '--': write '" + s + " <- " + s + " - 1'";
@@ -302,8 +307,9 @@ bool parse_mistake(const ParseInput &input, antlr4::TokenStream &tokens, Token *
       (tokens.get(start)->getType() == KiteLexer::FOR ||
        tokens.get(start)->getType() == KiteLexer::MAP)) {
     m.loc = input.loc_of(t);
-    m.message = "Kite has no C-style 'for (init; condition; step)': a loop goes over a range or "
-                "an array, as in 'for (i = [0, n - 1]) { ... }', or use 'while'";
+    m.message =
+        "Kite has no C-style 'for (init; condition; step)': a loop goes over a range or "
+        "an array, as in 'for (i = [0, n - 1]) { ... }', or use 'while'";
     return true;
   }
   if (start + 1 <= i && tokens.get(start)->getType() == KiteLexer::ID &&

@@ -87,9 +87,8 @@ std::shared_ptr<antlr4::ANTLRErrorStrategy> first_error_strategy(const ParseInpu
 
 // The AST of a parse tree, checking what the grammar leaves open; errors go
 // to `diags`.
-std::unique_ptr<ast::Program> build_ast(const ParseInput &input,
-                                        antlr4::CommonTokenStream &tokens, Diagnostics &diags,
-                                        KiteParser::ProgramContext *tree);
+std::unique_ptr<ast::Program> build_ast(const ParseInput &input, antlr4::CommonTokenStream &tokens,
+                                        Diagnostics &diags, KiteParser::ProgramContext *tree);
 
 // ---- the steps (parse.cpp)
 

@@ -5,16 +5,26 @@ namespace kite {
 
 std::string to_string(const Type *t) {
   switch (t->kind) {
-    case TypeKind::Int: return "int";
-    case TypeKind::Long: return "long";
-    case TypeKind::Float: return "float";
-    case TypeKind::Double: return "double";
-    case TypeKind::Bool: return "bool";
-    case TypeKind::Unit: return "unit";
-    case TypeKind::String: return "string";
-    case TypeKind::Range: return "range";
-    case TypeKind::Future: return "future<" + to_string(t->elem) + ">";
-    case TypeKind::Array: return "array<" + to_string(t->elem) + ">";
+    case TypeKind::Int:
+      return "int";
+    case TypeKind::Long:
+      return "long";
+    case TypeKind::Float:
+      return "float";
+    case TypeKind::Double:
+      return "double";
+    case TypeKind::Bool:
+      return "bool";
+    case TypeKind::Unit:
+      return "unit";
+    case TypeKind::String:
+      return "string";
+    case TypeKind::Range:
+      return "range";
+    case TypeKind::Future:
+      return "future<" + to_string(t->elem) + ">";
+    case TypeKind::Array:
+      return "array<" + to_string(t->elem) + ">";
     case TypeKind::Task: {
       std::string s = "task<";
       for (Type *p : t->params) s += to_string(p) + ", ";
@@ -26,7 +36,8 @@ std::string to_string(const Type *t) {
       return s + ")";
     }
     case TypeKind::Struct:
-    case TypeKind::Union: return t->name;
+    case TypeKind::Union:
+      return t->name;
   }
   return "?";
 }

@@ -10,20 +10,20 @@
 
 namespace kite {
 
-#define KITE_TYPE_KINDS(X)                                  \
-  X(Int)    /* 32-bit signed */                             \
-  X(Long)   /* 64-bit signed */                             \
-  X(Float)  /* 32-bit IEEE */                               \
-  X(Double) /* 64-bit IEEE */                               \
-  X(Bool)                                                   \
-  X(Unit)   /* what a task without `: t` returns */         \
-  X(String) /* a string literal; only print takes one */    \
-  X(Future) /* future<t>: elem */                           \
-  X(Task)   /* task<params..., result>: params, elem */     \
-  X(Array)  /* array<t>: elem */                            \
-  X(Range)  /* [a, b] */                                    \
-  X(Tuple)  /* (t1, t2, ...): params */                     \
-  X(Struct) /* name */                                      \
+#define KITE_TYPE_KINDS(X)                               \
+  X(Int)    /* 32-bit signed */                          \
+  X(Long)   /* 64-bit signed */                          \
+  X(Float)  /* 32-bit IEEE */                            \
+  X(Double) /* 64-bit IEEE */                            \
+  X(Bool)                                                \
+  X(Unit)   /* what a task without `: t` returns */      \
+  X(String) /* a string literal; only print takes one */ \
+  X(Future) /* future<t>: elem */                        \
+  X(Task)   /* task<params..., result>: params, elem */  \
+  X(Array)  /* array<t>: elem */                         \
+  X(Range)  /* [a, b] */                                 \
+  X(Tuple)  /* (t1, t2, ...): params */                  \
+  X(Struct) /* name */                                   \
   X(Union)  /* name */
 
 enum class TypeKind {

@@ -120,9 +120,9 @@ struct Node {
   Value imm{};            // Const
   SourceLoc loc;          // where an error of this operation is reported
   const Node *a = nullptr, *b = nullptr, *c = nullptr, *d = nullptr;
-  std::vector<const Node *> list;  // Tuple, Struct (null: a zero field), MakeClosure
-  const TaskCode *task = nullptr;  // TaskValue, MakeClosure
-  const Site *site = nullptr;      // Index, AliasElem, a struct's Field, atomics
+  std::vector<const Node *> list;          // Tuple, Struct (null: a zero field), MakeClosure
+  const TaskCode *task = nullptr;          // TaskValue, MakeClosure
+  const Site *site = nullptr;              // Index, AliasElem, a struct's Field, atomics
   const std::string *null_name = nullptr;  // Field: how an error names a null record
 };
 

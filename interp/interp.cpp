@@ -901,7 +901,8 @@ void run(const ast::Program &program, const std::vector<std::string> &args, std:
 
 std::string where(SourceLoc loc, const std::string &source_path) {
   if (!loc.valid()) return "";
-  return fmt::format(" at {}:{}:{}", loc.in_prelude() ? kPreludePath : source_path, loc.line, loc.col);
+  return fmt::format(" at {}:{}:{}", loc.in_prelude() ? kPreludePath : source_path, loc.line,
+                     loc.col);
 }
 
 }  // namespace kite::interp

@@ -7,11 +7,11 @@
 namespace kite::bounds {
 namespace {
 
+using anf::Stmt;
+using anf::StmtKind;
 using ast::BinaryOp;
 using ast::Expr;
 using ast::ExprKind;
-using anf::Stmt;
-using anf::StmtKind;
 using ast::VarDecl;
 
 // Whether the statements are straight-line code: no loop, no case, no
@@ -21,7 +21,8 @@ bool straight_line(const anf::StmtList &list) {
     switch (st->kind) {
       case StmtKind::Let:
       case StmtKind::Set:
-      case StmtKind::Do: break;
+      case StmtKind::Do:
+        break;
       case StmtKind::If:
         if (!straight_line(st->body) || !straight_line(st->else_body)) return false;
         break;
@@ -31,7 +32,8 @@ bool straight_line(const anf::StmtList &list) {
       case StmtKind::Case:
       case StmtKind::For:
       case StmtKind::Map:
-      case StmtKind::While: return false;
+      case StmtKind::While:
+        return false;
     }
   }
   return true;

@@ -79,8 +79,10 @@ class Lowering {
     for (size_t i = 0; i < n; ++i) {
       int b = block_of_node[i];
       for (int p : preds[i]) {
-        if (g.nodes[p]->parallel()) waits_nodes[b].insert(g.nodes[p]->id);
-        else if (block_of_node[p] != b) waits_blocks[b].insert(block_of_node[p]);
+        if (g.nodes[p]->parallel())
+          waits_nodes[b].insert(g.nodes[p]->id);
+        else if (block_of_node[p] != b)
+          waits_blocks[b].insert(block_of_node[p]);
       }
     }
     Graph &cg = p_.graphs[g.id];
@@ -231,8 +233,10 @@ class Lowering {
       case ntg::NodeKind::Case:
         op.kind = node.kind == ntg::NodeKind::If ? OpKind::If : OpKind::Case;
         for (auto &g : node.graphs) {
-          if (op.parallel) op.graphs.push_back(nested(*g, node.id));
-          else op.inline_ops.push_back(inline_ops(*g));
+          if (op.parallel)
+            op.graphs.push_back(nested(*g, node.id));
+          else
+            op.inline_ops.push_back(inline_ops(*g));
         }
         return op;
       case ntg::NodeKind::Then:

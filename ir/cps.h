@@ -29,21 +29,21 @@ enum class OpKind {
   Case,
   Then,
   For,
-  Map,    // always parallel: every iteration gets a record of its own
+  Map,  // always parallel: every iteration gets a record of its own
 };
 
 struct Op {
   OpKind kind = OpKind::Exec;
   const anf::Stmt *stmt = nullptr;
-  int node = -1;          // parallel nodes: the node their completion signals
-  bool parallel = false;  // the nested parts are graphs of their own
-  bool tail = false;      // Spawn: a tail call; the callee finishes this task
+  int node = -1;                            // parallel nodes: the node their completion signals
+  bool parallel = false;                    // the nested parts are graphs of their own
+  bool tail = false;                        // Spawn: a tail call; the callee finishes this task
   std::vector<std::vector<Op>> inline_ops;  // immediate: the nested parts' code
   std::vector<int> graphs;                  // parallel: the nested graphs
-  int step_block = -1;    // parallel For: the block that starts the next iteration
-  int split_block = -1;   // Map: the block that splits the iterations
-  int counter_slot = -1;  // Map: iterations not yet finished (in the parent's record);
-                          // parallel For: detached calls running, plus 1 while it loops
+  int step_block = -1;             // parallel For: the block that starts the next iteration
+  int split_block = -1;            // Map: the block that splits the iterations
+  int counter_slot = -1;           // Map: iterations not yet finished (in the parent's record);
+                                   // parallel For: detached calls running, plus 1 while it loops
   int lo_slot = -1, hi_slot = -1;  // Map: the iterations a record covers
   // Chunked Map or reduction: 0 while a record's iterations lo .. hi - 1 may
   // be split further; else the record runs lo, lo + step, ... < hi (on a
@@ -51,13 +51,13 @@ struct Op {
   // one per lane, so that neighbouring lanes run neighbouring iterations).
   int step_slot = -1;
   std::vector<int> copy_vars;  // Map: variables an iteration's record needs from its parent's
-  bool chunked = false;  // Map whose body calls no task: records run chunks of iterations
+  bool chunked = false;        // Map whose body calls no task: records run chunks of iterations
   // Chunked Map or reduction (not a scan) whose body allocates and prints
   // nothing: it may also run as a kernel of its own, kite_map_<split
   // block's code> (ir/kernels.h).
   bool kernel = false;
-  bool direct = false;   // Map whose calls store their results straight into the element:
-                         // records run chunks of iterations, spawning as they go
+  bool direct = false;  // Map whose calls store their results straight into the element:
+                        // records run chunks of iterations, spawning as they go
   // For: a reduction (ir/reductions.h), lowered as a chunked map whose
   // chunks fold their accumulators into the task's record.
   reductions::Reduction reduction;
@@ -75,18 +75,18 @@ enum class BlockKind {
 };
 
 struct Block {
-  int id = -1;       // index in Program::blocks
-  int code = -1;     // the uber-kernel's switch case; -1 for an inline graph entry
+  int id = -1;    // index in Program::blocks
+  int code = -1;  // the uber-kernel's switch case; -1 for an inline graph entry
   int task = -1;
   int graph = -1;
   BlockKind kind = BlockKind::Normal;
   bool is_entry = false;
   bool starts_graph = false;  // a queued entry: it initialises its graph's counters first
-  int counter_slot = -1;  // join counter (continuations)
+  int counter_slot = -1;      // join counter (continuations)
   int counter_init = 0;
   std::vector<Op> ops;
   std::vector<int> notify;  // blocks whose counters this block's end decrements
-  Op loop;  // Step, Split: a copy of the loop's op
+  Op loop;                  // Step, Split: a copy of the loop's op
   // Its end counts towards no graph: its last op starts an event of its
   // graph that is counted (or implied by one that is) and comes after it,
   // and the block does nothing after that op.
@@ -130,7 +130,7 @@ struct Graph {
 
 struct NodeInfo {  // a parallel node: a Spawn or a parallel If
   int graph = -1;
-  std::vector<int> notify;  // blocks waiting on this node
+  std::vector<int> notify;         // blocks waiting on this node
   ast::VarDecl *target = nullptr;  // a Spawn's `x <- f(...)` variable
   // A call in a chained for loop's body that nothing in the loop waits for
   // is *detached*: the next iteration does not wait for it, the loop does.

@@ -13,7 +13,9 @@ void dump_ops(const Program &p, const std::vector<Op> &ops, int indent, std::ost
   std::string pad(indent, ' ');
   for (const Op &op : ops) {
     switch (op.kind) {
-      case OpKind::Exec: out << pad << anf::to_kite(*op.stmt) << "\n"; break;
+      case OpKind::Exec:
+        out << pad << anf::to_kite(*op.stmt) << "\n";
+        break;
       case OpKind::Spawn:
         if (op.tail) {
           out << pad << "tail call " << anf::to_kite(*op.stmt) << "  => finishes the task\n";
@@ -29,9 +31,11 @@ void dump_ops(const Program &p, const std::vector<Op> &ops, int indent, std::ost
       case OpKind::Map:
         if (op.parallel) {
           out << pad << anf::to_kite(*op.stmt)
-              << (op.reduction.empty() ? ""
-                  : std::string(op.reduction.scan ? " as a parallel scan (" : " as a parallel reduction (") +
-                        reductions::describe(op.reduction) + ")")
+              << (op.reduction.empty()
+                      ? ""
+                      : std::string(op.reduction.scan ? " as a parallel scan ("
+                                                      : " as a parallel reduction (") +
+                            reductions::describe(op.reduction) + ")")
               << " starts";
           for (int g : op.graphs) out << " g" << g;
           out << "  => signals n" << op.node << "\n";
@@ -61,8 +65,8 @@ bool detached_in_task(const Program &p, int n, int t) {
 
 void dump(const Program &p, std::ostream &out) {
   for (const Task &t : p.tasks) {
-    out << "task " << t.source->decl->name << ": entry code " << p.blocks[t.entry_block].code << ", "
-        << t.record_words << " record slots";
+    out << "task " << t.source->decl->name << ": entry code " << p.blocks[t.entry_block].code
+        << ", " << t.record_words << " record slots";
     if (!t.local_arrays.empty()) {
       out << ", frees";
       for (const ast::VarDecl *v : t.local_arrays) out << " " << v->name;
@@ -87,12 +91,24 @@ void dump(const Program &p, std::ostream &out) {
       out << "  graph g" << g.id << ": waits for " << g.outstanding_init << " events (slot "
           << g.outstanding_slot << ")";
       switch (g.end) {
-        case GraphEnd::Task: out << ", finishes the task"; break;
-        case GraphEnd::Node: out << ", finishes n" << g.end_node; break;
-        case GraphEnd::StartNext: out << ", then starts b" << g.end_block; break;
-        case GraphEnd::LoopStep: out << ", then steps its loop (b" << g.end_block << ")"; break;
-        case GraphEnd::Iteration: out << ", finishes one iteration of n" << g.end_node; break;
-        case GraphEnd::Chunk: out << ", the calls of a chunk of iterations of n" << g.end_node; break;
+        case GraphEnd::Task:
+          out << ", finishes the task";
+          break;
+        case GraphEnd::Node:
+          out << ", finishes n" << g.end_node;
+          break;
+        case GraphEnd::StartNext:
+          out << ", then starts b" << g.end_block;
+          break;
+        case GraphEnd::LoopStep:
+          out << ", then steps its loop (b" << g.end_block << ")";
+          break;
+        case GraphEnd::Iteration:
+          out << ", finishes one iteration of n" << g.end_node;
+          break;
+        case GraphEnd::Chunk:
+          out << ", the calls of a chunk of iterations of n" << g.end_node;
+          break;
       }
       out << "\n";
       for (const Block &loop_block : p.blocks) {
@@ -102,13 +118,14 @@ void dump(const Program &p, std::ostream &out) {
             << " of n" << loop_block.loop.node
             << (loop_block.loop.chunked ? ", runs them in chunks" : "")
             << (loop_block.loop.kernel ? " or as a kernel of its own" : "")
-            << (loop_block.loop.reduction.empty()
-                    ? ""
+            << (loop_block.loop.reduction.empty() ? ""
                 : loop_block.loop.reduction.scan
-                    ? ", a scan: the chunks' totals of " + reductions::describe(loop_block.loop.reduction) +
+                    ? ", a scan: the chunks' totals of " +
+                          reductions::describe(loop_block.loop.reduction) +
                           ", their prefixes in order, then the chunks again from their prefixes"
                     : ", a reduction: each chunk folds " +
-                          reductions::describe(loop_block.loop.reduction) + " into the task's record")
+                          reductions::describe(loop_block.loop.reduction) +
+                          " into the task's record")
             << (loop_block.loop.direct ? ", runs them in chunks, results straight to elements" : "")
             << "\n";
         if (loop_block.loop.direct) dump_ops(p, loop_block.loop.inline_ops[0], 6, out);
@@ -117,9 +134,12 @@ void dump(const Program &p, std::ostream &out) {
         const Block &blk = p.blocks[b];
         out << "    block b" << blk.id;
         if (blk.code >= 0) out << " (code " << blk.code << ")";
-        if (blk.is_entry) out << " entry";
-        else if (blk.counter_slot < 0) out << " waits for " << blk.counter_init;
-        else out << " waits for " << blk.counter_init << " (slot " << blk.counter_slot << ")";
+        if (blk.is_entry)
+          out << " entry";
+        else if (blk.counter_slot < 0)
+          out << " waits for " << blk.counter_init;
+        else
+          out << " waits for " << blk.counter_init << " (slot " << blk.counter_slot << ")";
         if (blk.starts_graph) out << ", starts the graph";
         if (!blk.notify.empty()) {
           out << ", then signals";
@@ -140,8 +160,10 @@ void dump(const Program &p, std::ostream &out) {
       if (info.graph < 0 || p.graphs[info.graph].task != int(&t - p.tasks.data())) continue;
       out << "  n" << n << " signals";
       for (int b : info.notify) out << " b" << b;
-      if (info.implied) out << " (which count for it in g" << info.graph << ")\n";
-      else out << " g" << info.graph << "\n";
+      if (info.implied)
+        out << " (which count for it in g" << info.graph << ")\n";
+      else
+        out << " g" << info.graph << "\n";
     }
   }
 }

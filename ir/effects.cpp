@@ -16,8 +16,11 @@ void add(const ast::Expr &e, Effects &f) {
     case ExprKind::IntLit:
     case ExprKind::FloatLit:
     case ExprKind::BoolLit:
-    case ExprKind::StringLit: break;
-    case ExprKind::Name: f.names.push_back(&e); break;
+    case ExprKind::StringLit:
+      break;
+    case ExprKind::Name:
+      f.names.push_back(&e);
+      break;
     case ExprKind::Call:
       first = 1;
       if (const BuiltinInfo *b = called_builtin(e)) {
@@ -31,15 +34,26 @@ void add(const ast::Expr &e, Effects &f) {
       }
       break;
     case ExprKind::Unary:
-    case ExprKind::Binary: break;
+    case ExprKind::Binary:
+      break;
     case ExprKind::Field:
-    case ExprKind::Index: f.reads = true; break;
-    case ExprKind::Tuple: f.tuples = true; break;
+    case ExprKind::Index:
+      f.reads = true;
+      break;
+    case ExprKind::Tuple:
+      f.tuples = true;
+      break;
     case ExprKind::New:
-    case ExprKind::Construct: f.allocates = true; break;
-    case ExprKind::Range: f.ranges = true; break;
+    case ExprKind::Construct:
+      f.allocates = true;
+      break;
+    case ExprKind::Range:
+      f.ranges = true;
+      break;
     case ExprKind::AnonTask:
-    case ExprKind::Future: f.makes_tasks = true; break;
+    case ExprKind::Future:
+      f.makes_tasks = true;
+      break;
   }
   for (size_t i = first; i < e.children.size(); ++i)
     if (e.children[i]) add(*e.children[i], f);
@@ -72,7 +86,8 @@ std::vector<int> element_collections(const anf::Task &task, int var, Collection 
         while (root->kind == ast::ExprKind::Field || root->kind == ast::ExprKind::Index)
           root = root->children[0].get();
         break;
-      case Collection::Named: break;
+      case Collection::Named:
+        break;
     }
     if (root->kind != ast::ExprKind::Name || !root->var) break;
     var = root->var->id;

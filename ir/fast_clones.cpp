@@ -28,11 +28,13 @@ bool held(const Type *t) {
     case TypeKind::Array:
     case TypeKind::Tuple:
     case TypeKind::Struct:
-    case TypeKind::Union: return true;
+    case TypeKind::Union:
+      return true;
     case TypeKind::Unit:
     case TypeKind::String:
     case TypeKind::Future:
-    case TypeKind::Task: return false;
+    case TypeKind::Task:
+      return false;
   }
   return false;
 }
@@ -69,10 +71,12 @@ bool stmt(const anf::Task &task, const Stmt &s, const std::vector<bool> &fast) {
       return !s.expr || reads(*s.expr);
     case StmtKind::Set:
       return s.target->kind == ExprKind::Name && plain(task, s.target->var) && reads(*s.expr);
-    case StmtKind::Return: return !s.expr || reads(*s.expr);
+    case StmtKind::Return:
+      return !s.expr || reads(*s.expr);
     case StmtKind::If:
       return reads(*s.expr) && body(task, s.body, fast) && body(task, s.else_body, fast);
-    case StmtKind::While: return reads(*s.expr) && body(task, s.body, fast);
+    case StmtKind::While:
+      return reads(*s.expr) && body(task, s.body, fast);
     case StmtKind::Call: {
       const Expr &call = *s.expr;
       const Expr &callee = *call.children[0];
@@ -90,7 +94,8 @@ bool stmt(const anf::Task &task, const Stmt &s, const std::vector<bool> &fast) {
     case StmtKind::Do:  // print and the atomics
     case StmtKind::Then:
     case StmtKind::For:
-    case StmtKind::Map: return false;
+    case StmtKind::Map:
+      return false;
   }
   return false;
 }
@@ -155,7 +160,8 @@ void find(cps::Program &blocks) {
   // start from every task with a fitting signature and drop the others
   // until nothing changes.
   std::vector<bool> fast(blocks.tasks.size());
-  for (size_t t = 0; t < blocks.tasks.size(); ++t) fast[t] = signature(*blocks.tasks[t].source->decl);
+  for (size_t t = 0; t < blocks.tasks.size(); ++t)
+    fast[t] = signature(*blocks.tasks[t].source->decl);
   for (bool changed = true; changed;) {
     changed = false;
     for (size_t t = 0; t < blocks.tasks.size(); ++t) {

@@ -16,13 +16,15 @@ bool meets(const std::set<int> &x, const std::set<int> &y) {
 
 bool contains_call(const ast::Expr &e) {
   bool found = false;
-  ast::for_each_expr(e, [&](const ast::Expr &x) { found = found || x.kind == ast::ExprKind::Call; });
+  ast::for_each_expr(e,
+                     [&](const ast::Expr &x) { found = found || x.kind == ast::ExprKind::Call; });
   return found;
 }
 
 bool has_return(const Graph &g) {
   bool found = false;
-  ntg::for_each_node(g, [&](const Node &n) { found = found || n.stmt->kind == anf::StmtKind::Return; });
+  ntg::for_each_node(
+      g, [&](const Node &n) { found = found || n.stmt->kind == anf::StmtKind::Return; });
   return found;
 }
 

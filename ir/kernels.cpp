@@ -6,8 +6,8 @@
 namespace kite::kernels {
 namespace {
 
-using ast::Expr;
 using anf::Stmt;
+using ast::Expr;
 
 // Looks for an allocation (a tuple, a closure or a future among them) or a
 // print anywhere in what it visits.

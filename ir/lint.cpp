@@ -24,16 +24,15 @@ namespace {
 using anf::Stmt;
 using anf::StmtKind;
 
-const Expr *call_of(const Stmt &s) {
-  return s.kind == StmtKind::Call ? s.expr.get() : nullptr;
-}
+const Expr *call_of(const Stmt &s) { return s.kind == StmtKind::Call ? s.expr.get() : nullptr; }
 
 // A heap value: variables of these types name a value that a call given
 // them, or a second name, reaches too.
 bool is_heap(const VarDecl *v) {
   if (!v || !v->type) return false;
   TypeKind k = v->type->forced()->kind;
-  return k == TypeKind::Array || k == TypeKind::Struct || k == TypeKind::Union || k == TypeKind::Tuple;
+  return k == TypeKind::Array || k == TypeKind::Struct || k == TypeKind::Union ||
+         k == TypeKind::Tuple;
 }
 
 // The variable an assignment target or an atomic's argument writes
@@ -117,9 +116,12 @@ class Writes : public anf::Visitor {
 
 const char *kind_name(const VarDecl *v) {
   switch (v->type->forced()->kind) {
-    case TypeKind::Struct: return "struct";
-    case TypeKind::Union: return "union";
-    case TypeKind::Tuple: return "tuple";
+    case TypeKind::Struct:
+      return "struct";
+    case TypeKind::Union:
+      return "union";
+    case TypeKind::Tuple:
+      return "tuple";
     case TypeKind::Array:
     // Only heap values have second names; the rest never get here.
     case TypeKind::Int:
@@ -131,7 +133,8 @@ const char *kind_name(const VarDecl *v) {
     case TypeKind::String:
     case TypeKind::Future:
     case TypeKind::Task:
-    case TypeKind::Range: return "array";
+    case TypeKind::Range:
+      return "array";
   }
   return "array";
 }
@@ -147,8 +150,8 @@ void given(const ntg::Node &n, const std::set<const VarDecl *> &written,
       for (size_t i = 1; i < call->children.size(); ++i) {
         const Expr &a = *call->children[i];
         if (a.kind != ExprKind::Name || !is_heap(a.var)) continue;
-        bool writes = !task || i - 1 >= task->param_vars.size() ||
-                      written.count(task->param_vars[i - 1]);
+        bool writes =
+            !task || i - 1 >= task->param_vars.size() || written.count(task->param_vars[i - 1]);
         if (writes) out.push_back({a.var, n.stmt});
       }
     }
@@ -178,8 +181,8 @@ const Expr *read_by(const ntg::Node &n, const VarDecl *v, const std::set<const V
       for (size_t i = 1; i < call->children.size(); ++i) {
         const Expr &a = *call->children[i];
         if (a.kind == ExprKind::Name) {
-          bool reads_only = task && i - 1 < task->param_vars.size() &&
-                            !written.count(task->param_vars[i - 1]);
+          bool reads_only =
+              task && i - 1 < task->param_vars.size() && !written.count(task->param_vars[i - 1]);
           if (a.var == v && (reads_only || any_call)) return &a;
           continue;
         }
@@ -228,7 +231,8 @@ void fields_of(const ntg::Node &n, const VarDecl *v, bool targets, std::set<int>
   auto scan = [&](const Expr &e) {
     std::set<const Expr *> under_field;
     ast::for_each_expr(e, [&](const Expr &x) {
-      if (x.kind == ExprKind::Field && x.children[0]->kind == ExprKind::Name && x.children[0]->var == v) {
+      if (x.kind == ExprKind::Field && x.children[0]->kind == ExprKind::Name &&
+          x.children[0]->var == v) {
         out.insert(x.field);
         under_field.insert(x.children[0].get());
       } else if (x.kind == ExprKind::Name && x.var == v && !under_field.count(&x)) {
@@ -256,8 +260,8 @@ void fields_of(const ntg::Node &n, const VarDecl *v, bool targets, std::set<int>
 // The fields of its parameter `param` that task t assigns (`param.f <- e`),
 // or that the tasks it gives the parameter to assign, -1 for any (a task
 // value given it). `seen` stops recursion.
-void fields_assigned(const anf::Program &program, const TaskDecl *t, size_t param, std::set<int> &out,
-                     std::set<std::pair<const TaskDecl *, size_t>> &seen) {
+void fields_assigned(const anf::Program &program, const TaskDecl *t, size_t param,
+                     std::set<int> &out, std::set<std::pair<const TaskDecl *, size_t>> &seen) {
   if (!t || param >= t->param_vars.size()) {
     out.insert(-1);
     return;
@@ -278,7 +282,8 @@ void fields_assigned(const anf::Program &program, const TaskDecl *t, size_t para
         for (size_t i = 1; i < s->expr->children.size(); ++i) {
           const Expr &a = *s->expr->children[i];
           if (a.kind == ExprKind::Name && a.var == p)
-            fields_assigned(program, callee.kind == ExprKind::Name ? callee.task : nullptr, i - 1, out, seen);
+            fields_assigned(program, callee.kind == ExprKind::Name ? callee.task : nullptr, i - 1,
+                            out, seen);
         }
       }
       walk(s->body);
@@ -558,7 +563,8 @@ class Unordered {
       std::set<int> fields;
       if (has_fields(v)) fields_of(later, v, true, fields);
       for (const VarDecl *u : names_->others(v))
-        if (read_by(first, u, written_, true) && (!has_fields(v) || touches(first, u, fields, false)))
+        if (read_by(first, u, written_, true) &&
+            (!has_fields(v) || touches(first, u, fields, false)))
           warn_second(later, target_of(later), v, first, u, "read");
     }
   }
@@ -572,14 +578,16 @@ class Unordered {
     for (size_t i = 1; i < call.expr->children.size(); ++i) {
       const Expr &a = *call.expr->children[i];
       if (a.kind == ExprKind::Name && a.var == v)
-        fields_assigned(*program_, callee.kind == ExprKind::Name ? callee.task : nullptr, i - 1, out, seen);
+        fields_assigned(*program_, callee.kind == ExprKind::Name ? callee.task : nullptr, i - 1,
+                        out, seen);
     }
     return out;
   }
 
   // Whether node n reaches (with `targets`, reaches or assigns) one of
   // `fields` of u: always for a value without fields.
-  bool touches(const ntg::Node &n, const VarDecl *u, const std::set<int> &fields, bool targets) const {
+  bool touches(const ntg::Node &n, const VarDecl *u, const std::set<int> &fields,
+               bool targets) const {
     if (!has_fields(u)) return true;
     std::set<int> used;
     fields_of(n, u, targets, used);
@@ -593,27 +601,29 @@ class Unordered {
     if (!warned_.insert({first.stmt, u}).second) return;
     SourceLoc loc = at ? at->loc : later.stmt->loc;
     bool writes_u = writes(later).count(u->id) && !read_by(later, u, written_, true);
-    if (diags_.warning(loc, Warning::UnorderedRead,
-                       fmt::format("'{}' is {} here without waiting for line {}, where '{}' is {}{}",
-                                   u->name, writes_u ? "written" : "read", first.stmt->loc.line,
-                                   v->name, what, same_value(u, v))))
+    if (diags_.warning(
+            loc, Warning::UnorderedRead,
+            fmt::format("'{}' is {} here without waiting for line {}, where '{}' is {}{}", u->name,
+                        writes_u ? "written" : "read", first.stmt->loc.line, v->name, what,
+                        same_value(u, v))))
       note(first, *first.stmt, u, writes_u ? "write" : "read");
   }
 
   void note(const ntg::Node &first, const Stmt &call, const VarDecl *u, const char *what) {
     // A call inside a loop or a branch: `then` joins the statement that holds it.
     const Stmt &joined = call.kind == StmtKind::Call && &call == first.stmt ? call : *first.stmt;
-    diags_.note(joined.loc,
-                fmt::format("to {} '{}' after this {} done, join the two with 'then': '{}'", what,
-                            u->name, joined.kind == StmtKind::Call ? "call is" : "statement is",
-                            then_text(joined)));
+    diags_.note(
+        joined.loc,
+        fmt::format("to {} '{}' after this {} done, join the two with 'then': '{}'", what, u->name,
+                    joined.kind == StmtKind::Call ? "call is" : "statement is", then_text(joined)));
   }
 
   // ", the same array as 'u' (b = a on line N)".
   std::string same_value(const VarDecl *u, const VarDecl *v) const {
     const Stmt *decl = names_->declaration(v) ? names_->declaration(v) : names_->declaration(u);
-    return fmt::format(", the same {} as '{}'{}", kind_name(u), u->name,
-                       decl ? fmt::format(" ('{}' on line {})", anf::to_kite(*decl), decl->loc.line) : "");
+    return fmt::format(
+        ", the same {} as '{}'{}", kind_name(u), u->name,
+        decl ? fmt::format(" ('{}' on line {})", anf::to_kite(*decl), decl->loc.line) : "");
   }
 
   // The heap values node n writes through a name with a second one: what it

@@ -15,11 +15,11 @@
 
 namespace kite::ntg {
 
-using ast::Expr;
-using ast::ExprKind;
 using anf::Stmt;
 using anf::StmtKind;
 using anf::StmtList;
+using ast::Expr;
+using ast::ExprKind;
 
 Dep operator+(const Dep &a, const Dep &b) {
   Dep d = a;
@@ -413,7 +413,7 @@ std::vector<int> parallel_ancestors(const Graph &g) {
   for (size_t i = 0; i < g.nodes.size(); ++i)
     for (int p : preds[i])
       set_of[i] = sets.unite(set_of[i], g.nodes[size_t(p)]->parallel() ? sets.singleton(unsigned(p))
-                                                                        : set_of[size_t(p)]);
+                                                                       : set_of[size_t(p)]);
   // Number the distinct sets: the empty set 0, the others by their first node.
   std::vector<int> number(sets.size(), -1);
   number[SetTries::kEmpty] = 0;

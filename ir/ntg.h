@@ -54,7 +54,7 @@ struct Node {
 };
 
 struct Graph {
-  int id = -1;  // unique in the program
+  int id = -1;                               // unique in the program
   std::vector<std::unique_ptr<Node>> nodes;  // in topological (source) order
   std::vector<std::pair<int, int>> edges;    // indices into nodes, from < to
   Dep dep;

@@ -8,7 +8,6 @@
 
 namespace kite::ntg {
 
-
 namespace {
 
 std::string var_set(const TaskGraph &tg, const std::set<int> &s) {
@@ -27,17 +26,22 @@ std::string dep_text(const TaskGraph &tg, const Dep &d) {
 // The label of each nested graph of a node, in order.
 std::vector<std::string> graph_labels(const Node &n) {
   switch (n.kind) {
-    case NodeKind::If: return {"then", "else"};
-    case NodeKind::Then: return {"first", "then"};
+    case NodeKind::If:
+      return {"then", "else"};
+    case NodeKind::Then:
+      return {"first", "then"};
     case NodeKind::For:
-    case NodeKind::Map: return {"body"};
+    case NodeKind::Map:
+      return {"body"};
     case NodeKind::Case: {
       std::vector<std::string> out;
       for (auto &b : n.stmt->branches)
-        out.push_back(b.field.empty() ? "default" : b.field + " " + (b.binder ? b.binder->name : ""));
+        out.push_back(b.field.empty() ? "default"
+                                      : b.field + " " + (b.binder ? b.binder->name : ""));
       return out;
     }
-    case NodeKind::Stmt: return {};
+    case NodeKind::Stmt:
+      return {};
   }
   return {};
 }
@@ -48,9 +52,10 @@ void dump_graph(const TaskGraph &tg, const Graph &g, int indent, std::ostream &o
   for (auto &n : g.nodes) {
     out << pad << "  n" << n->id << ": " << anf::to_kite(*n->stmt) << "  " << dep_text(tg, n->dep)
         << (n->tail_call ? "  [tail call]" : "") << (n->flattened ? "  [flattened]" : "")
-        << (n->reduction.empty() ? ""
-                                 : fmt::format("  [{} {}]", n->reduction.scan ? "scan" : "reduction",
-                                               reductions::describe(n->reduction)))
+        << (n->reduction.empty()
+                ? ""
+                : fmt::format("  [{} {}]", n->reduction.scan ? "scan" : "reduction",
+                              reductions::describe(n->reduction)))
         << "\n";
     std::vector<std::string> labels = graph_labels(*n);
     for (size_t i = 0; i < n->graphs.size(); ++i) {
@@ -68,12 +73,18 @@ void dump_graph(const TaskGraph &tg, const Graph &g, int indent, std::ostream &o
 
 const char *kind_name(NodeKind k) {
   switch (k) {
-    case NodeKind::If: return "if";
-    case NodeKind::Case: return "case";
-    case NodeKind::Then: return "then";
-    case NodeKind::For: return "for";
-    case NodeKind::Map: return "map";
-    case NodeKind::Stmt: return "stmt";
+    case NodeKind::If:
+      return "if";
+    case NodeKind::Case:
+      return "case";
+    case NodeKind::Then:
+      return "then";
+    case NodeKind::For:
+      return "for";
+    case NodeKind::Map:
+      return "map";
+    case NodeKind::Stmt:
+      return "stmt";
   }
   return "stmt";
 }
@@ -122,7 +133,8 @@ void dump(const Program &p, std::ostream &out) {
     for (size_t i = 0; i < t.param_vars.size(); ++i)
       out << (i ? ", " : "") << t.param_vars[i]->name << ": " << to_string(t.param_vars[i]->type);
     out << ")";
-    if (t.result_type && t.result_type->kind != TypeKind::Unit) out << ": " << to_string(t.result_type);
+    if (t.result_type && t.result_type->kind != TypeKind::Unit)
+      out << ": " << to_string(t.result_type);
     out << "\n";
     dump_graph(tg, *tg.body, 2, out);
   }

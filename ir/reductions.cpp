@@ -18,20 +18,28 @@ using anf::StmtList;
 
 const char *spelling(Fold f) {
   switch (f) {
-    case Fold::Add: return "+";
-    case Fold::Mul: return "*";
-    case Fold::And: return "&";
-    case Fold::Or: return "|";
-    case Fold::Xor: return "^";
-    case Fold::Min: return "min";
-    case Fold::Max: return "max";
+    case Fold::Add:
+      return "+";
+    case Fold::Mul:
+      return "*";
+    case Fold::And:
+      return "&";
+    case Fold::Or:
+      return "|";
+    case Fold::Xor:
+      return "^";
+    case Fold::Min:
+      return "min";
+    case Fold::Max:
+      return "max";
   }
   return "?";
 }
 
 std::string describe(const Reduction &r) {
   std::string s;
-  for (const Accumulator &a : r.accs) s += (s.empty() ? "" : ", ") + a.var->name + ": " + spelling(a.fold);
+  for (const Accumulator &a : r.accs)
+    s += (s.empty() ? "" : ", ") + a.var->name + ": " + spelling(a.fold);
   return s;
 }
 
@@ -93,7 +101,9 @@ class Finder : public anf::Visitor {
       case StmtKind::Let:
         if (s.expr && !pure(*s.expr, read_)) ok_ = false;
         return;
-      case StmtKind::Set: assign(s); return;
+      case StmtKind::Set:
+        assign(s);
+        return;
       case StmtKind::If:
       case StmtKind::Case:
         if (!pure(*s.expr, read_)) ok_ = false;
@@ -112,7 +122,9 @@ class Finder : public anf::Visitor {
       case StmtKind::Call:
       case StmtKind::Return:
       case StmtKind::Then:
-      case StmtKind::Map: ok_ = false; return;
+      case StmtKind::Map:
+        ok_ = false;
+        return;
     }
   }
 
@@ -168,26 +180,40 @@ class Finder : public anf::Visitor {
                (e.children[0]->builtin == int(Builtin::min_) ||
                 e.children[0]->builtin == int(Builtin::max_))) {
       fold = e.children[0]->builtin == int(Builtin::min_) ? Fold::Min : Fold::Max;
-      if (is_var(*e.children[1], v)) other = e.children[2].get();
-      else if (is_var(*e.children[2], v)) other = e.children[1].get();
+      if (is_var(*e.children[1], v))
+        other = e.children[2].get();
+      else if (is_var(*e.children[2], v))
+        other = e.children[1].get();
     }
     if (!other || !pure(*other, read_)) {
       ok_ = false;
       return;
     }
     auto [it, fresh] = fold_.emplace(v, fold);
-    if (fresh) order_.push_back(v);
-    else if (it->second != fold) ok_ = false;
+    if (fresh)
+      order_.push_back(v);
+    else if (it->second != fold)
+      ok_ = false;
   }
 
   static bool fold_of(BinaryOp op, Fold *out) {
     switch (op) {
       case BinaryOp::Add:
-      case BinaryOp::Sub: *out = Fold::Add; return true;
-      case BinaryOp::Mul: *out = Fold::Mul; return true;
-      case BinaryOp::BitAnd: *out = Fold::And; return true;
-      case BinaryOp::BitOr: *out = Fold::Or; return true;
-      case BinaryOp::BitXor: *out = Fold::Xor; return true;
+      case BinaryOp::Sub:
+        *out = Fold::Add;
+        return true;
+      case BinaryOp::Mul:
+        *out = Fold::Mul;
+        return true;
+      case BinaryOp::BitAnd:
+        *out = Fold::And;
+        return true;
+      case BinaryOp::BitOr:
+        *out = Fold::Or;
+        return true;
+      case BinaryOp::BitXor:
+        *out = Fold::Xor;
+        return true;
       case BinaryOp::Div:
       case BinaryOp::Mod:
       case BinaryOp::Shl:
@@ -199,7 +225,8 @@ class Finder : public anf::Visitor {
       case BinaryOp::Eq:
       case BinaryOp::Ne:
       case BinaryOp::And:
-      case BinaryOp::Or: return false;
+      case BinaryOp::Or:
+        return false;
     }
     return false;
   }
@@ -227,11 +254,11 @@ class Finder : public anf::Visitor {
   const Stmt *loop_ = nullptr;
   bool ok_ = true;
   bool scan_ = false;
-  bool elem_written_ = false;  // by a statement walked so far
-  int depth_ = 0;              // loops inside the body around the statement
+  bool elem_written_ = false;             // by a statement walked so far
+  int depth_ = 0;                         // loops inside the body around the statement
   std::set<const VarDecl *> elem_reads_;  // in the values written to the loop's element
-  std::set<const VarDecl *> declared_;  // in the body, or the loop's own
-  std::set<const VarDecl *> read_;      // outside an accumulator's own update
+  std::set<const VarDecl *> declared_;    // in the body, or the loop's own
+  std::set<const VarDecl *> read_;        // outside an accumulator's own update
   std::map<const VarDecl *, Fold> fold_;
   std::vector<const VarDecl *> order_;
 };

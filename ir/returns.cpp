@@ -25,10 +25,12 @@ bool always_returns(const StmtList &list);
 
 bool stmt_always_returns(const Stmt &s) {
   switch (s.kind) {
-    case StmtKind::Return: return true;
+    case StmtKind::Return:
+      return true;
     case StmtKind::If:
       return s.has_else && always_returns(s.body) && always_returns(s.else_body);
-    case StmtKind::Then: return always_returns(s.body) || always_returns(s.else_body);
+    case StmtKind::Then:
+      return always_returns(s.body) || always_returns(s.else_body);
     case StmtKind::Case: {
       // The checker made the branches exhaustive (or rejected the program).
       for (auto &b : s.branches)
@@ -41,7 +43,8 @@ bool stmt_always_returns(const Stmt &s) {
     case StmtKind::Block:  // flattened before this runs
     case StmtKind::For:
     case StmtKind::Map:
-    case StmtKind::While: return false;
+    case StmtKind::While:
+      return false;
   }
   return false;
 }

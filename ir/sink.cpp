@@ -93,9 +93,12 @@ void parallel_ops(cps::Program &blocks, const ntg::Program &graphs) {
     if (b.kind != cps::BlockKind::Normal) continue;
     nodes.clear();
     for (const cps::Op &op : b.ops) {
-      if (op.parallel) nodes.push_back(by_id[size_t(op.node)]);
-      else if (op.kind == cps::OpKind::Exec) nodes.push_back(by_stmt.at(op.stmt));
-      else nodes.push_back(nullptr);
+      if (op.parallel)
+        nodes.push_back(by_id[size_t(op.node)]);
+      else if (op.kind == cps::OpKind::Exec)
+        nodes.push_back(by_stmt.at(op.stmt));
+      else
+        nodes.push_back(nullptr);
     }
     sink(b.ops, nodes, *blocks.tasks[size_t(b.task)].source);
   }

@@ -53,8 +53,7 @@ void mark_graph(Graph &g) {
     std::vector<int> preds = g.preds(last);
     if (preds.size() != 1) return;
     Node &s = *g.nodes[preds[0]];
-    if (!s.spawns || !s.stmt->target || s.stmt->target->var != r.stmt->expr->var)
-      return;
+    if (!s.spawns || !s.stmt->target || s.stmt->target->var != r.stmt->expr->var) return;
     if (all_done_before(g, preds[0], last)) s.tail_call = true;
     return;
   }

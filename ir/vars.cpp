@@ -6,8 +6,8 @@
 namespace kite::vars {
 namespace {
 
-using ast::Expr;
 using anf::Stmt;
+using ast::Expr;
 
 class Collector : public anf::Visitor {
  public:

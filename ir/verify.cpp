@@ -13,7 +13,8 @@ namespace {
 
 void verify_graph(const ntg::Graph &g, std::set<int> &node_ids, Problems &problems) {
   if (g.ancestors != ntg::parallel_ancestors(g))
-    problems.push_back(fmt::format("task graph g{}: its nodes' parallel ancestors are stale", g.id));
+    problems.push_back(
+        fmt::format("task graph g{}: its nodes' parallel ancestors are stale", g.id));
   for (auto [from, to] : g.edges)
     if (from >= to || to >= int(g.nodes.size()))
       problems.push_back(
@@ -132,8 +133,8 @@ Problems verify(const cps::Program &p) {
     if (b.code < 0 || (b.counter_slot < 0 && b.counter_init != 1))
       problems.push_back(fmt::format("continuation b{} has no code or counter", b.id));
     if (b.counter_init < 1 || signals[b.id] != b.counter_init)
-      problems.push_back(fmt::format("continuation b{} waits for {} events but {} signal it",
-                                     b.id, b.counter_init, signals[b.id]));
+      problems.push_back(fmt::format("continuation b{} waits for {} events but {} signal it", b.id,
+                                     b.counter_init, signals[b.id]));
   }
   std::vector<int> implied_ends(p.graphs.size(), 0);
   for (const cps::Block &b : p.blocks) {
@@ -148,8 +149,8 @@ Problems verify(const cps::Program &p) {
     int expected = parallel_nodes[g.id] + int(g.blocks.size()) - implied_ends[g.id];
     if (expected < 1) problems.push_back(fmt::format("graph g{} waits for no event", g.id));
     if (g.outstanding_init != expected)
-      problems.push_back(fmt::format("graph g{} waits for {} events, not {}", g.id,
-                                     g.outstanding_init, expected));
+      problems.push_back(
+          fmt::format("graph g{} waits for {} events, not {}", g.id, g.outstanding_init, expected));
   }
   for (const cps::Task &t : p.tasks)
     if (p.blocks[t.entry_block].code < 0) problems.push_back("a task entry without a code");

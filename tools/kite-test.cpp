@@ -234,7 +234,7 @@ std::string indent_text(const std::string &text) { return indent(split_lines(tex
 
 struct Options {
   std::string kitec, kite_run, kite_interp;
-  bool races = false;  // run each case in kite-interp --races instead of kite-run
+  bool races = false;                    // run each case in kite-interp --races instead of kite-run
   std::vector<std::string> run_options;  // passed to kite-run before the program
   std::vector<std::string> kitec_options;
   std::string tmpdir;
@@ -376,8 +376,8 @@ int main(int argc, char **argv) {
   // to kite-run, with the next word when that option takes a value.
   Options o;
   std::vector<std::string> own;
-  static const std::vector<std::string> own_options = {
-      "--device", "-j", "--jobs", "--kitec-option", "--races", "-h", "--help", "--version"};
+  static const std::vector<std::string> own_options = {"--device", "-j", "--jobs", "--kitec-option",
+                                                       "--races",  "-h", "--help", "--version"};
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     std::string name = a.substr(0, a.find('='));

@@ -22,8 +22,10 @@ inline void insertion_sort(int *a, int lo, int hi) {
 inline int lower_bound(const int *a, int lo, int hi, int v) {
   while (lo < hi) {
     int m = lo + (hi - lo) / 2;
-    if (a[m] < v) lo = m + 1;
-    else hi = m;
+    if (a[m] < v)
+      lo = m + 1;
+    else
+      hi = m;
   }
   return lo;
 }

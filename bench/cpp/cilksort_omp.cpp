@@ -2,7 +2,8 @@
 
 void cilkmerge(const int *src, int *dst, int lo1, int hi1, int lo2, int hi2, int d) {
 #ifdef WITH_CUTOFF
-  if (hi1 - lo1 + hi2 - lo2 <= kParallelCutoff) return cilkmerge_seq(src, dst, lo1, hi1, lo2, hi2, d);
+  if (hi1 - lo1 + hi2 - lo2 <= kParallelCutoff)
+    return cilkmerge_seq(src, dst, lo1, hi1, lo2, hi2, d);
 #endif
   if (hi1 - lo1 < hi2 - lo2) return cilkmerge(src, dst, lo2, hi2, lo1, hi1, d);
   if (hi1 - lo1 + hi2 - lo2 <= kMergeCutoff) return seq_merge(src, dst, lo1, hi1, lo2, hi2, d);
@@ -37,12 +38,12 @@ void cilksort(int *a, int *tmp, int lo, int hi) {
 int main(int argc, char **argv) {
   int n = arg(argc, argv, 1, 1000000);
   std::printf("%lld\n", timed([&] {
-    std::vector<int> a(n), tmp(n);
+                std::vector<int> a(n), tmp(n);
 #pragma omp parallel for
-    for (int i = 0; i < n; i++) a[i] = input(i);
+                for (int i = 0; i < n; i++) a[i] = input(i);
 #pragma omp parallel
 #pragma omp single
-    cilksort(a.data(), tmp.data(), 0, n);
-    return checksum(a);
-  }));
+                cilksort(a.data(), tmp.data(), 0, n);
+                return checksum(a);
+              }));
 }

@@ -1,10 +1,12 @@
-#include "cilksort.h"
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_invoke.h>
 
+#include "cilksort.h"
+
 void cilkmerge(const int *src, int *dst, int lo1, int hi1, int lo2, int hi2, int d) {
 #ifdef WITH_CUTOFF
-  if (hi1 - lo1 + hi2 - lo2 <= kParallelCutoff) return cilkmerge_seq(src, dst, lo1, hi1, lo2, hi2, d);
+  if (hi1 - lo1 + hi2 - lo2 <= kParallelCutoff)
+    return cilkmerge_seq(src, dst, lo1, hi1, lo2, hi2, d);
 #endif
   if (hi1 - lo1 < hi2 - lo2) return cilkmerge(src, dst, lo2, hi2, lo1, hi1, d);
   if (hi1 - lo1 + hi2 - lo2 <= kMergeCutoff) return seq_merge(src, dst, lo1, hi1, lo2, hi2, d);
@@ -29,9 +31,9 @@ void cilksort(int *a, int *tmp, int lo, int hi) {
 int main(int argc, char **argv) {
   int n = arg(argc, argv, 1, 1000000);
   std::printf("%lld\n", timed([&] {
-    std::vector<int> a(n), tmp(n);
-    tbb::parallel_for(0, n, [&](int i) { a[i] = input(i); });
-    cilksort(a.data(), tmp.data(), 0, n);
-    return checksum(a);
-  }));
+                std::vector<int> a(n), tmp(n);
+                tbb::parallel_for(0, n, [&](int i) { a[i] = input(i); });
+                cilksort(a.data(), tmp.data(), 0, n);
+                return checksum(a);
+              }));
 }

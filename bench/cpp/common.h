@@ -15,7 +15,8 @@ inline int64_t kite_hash(int64_t x) {
 }
 
 // Runs f() and prints how long it took on stderr; returns its result.
-template <class F> auto timed(F f) {
+template <class F>
+auto timed(F f) {
   auto t0 = std::chrono::steady_clock::now();
   auto r = f();
   auto t1 = std::chrono::steady_clock::now();

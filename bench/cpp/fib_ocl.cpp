@@ -9,11 +9,12 @@
 // Usage: fib_ocl N [cpu|gpu]. The time printed covers everything after the
 // kernel is built: the expansion, the device walk, the sums.
 #define OCL_NAME "fib_ocl"
-#include "common.h"
-#include "ocl.h"
 #include <algorithm>
 #include <cstring>
 #include <vector>
+
+#include "common.h"
+#include "ocl.h"
 
 // At least this many roots, so that a large GPU fills up at once: an H200
 // holds 132 x 2048 = 270336 work-items, issuing on 132 x 128 = 16896 lanes.
@@ -59,7 +60,11 @@ __kernel void fib_roots(__global const uchar *roots, int count,
 // root: 1 for n <= c, else the roots of n-1 plus those of n-2.
 static long roots_below(int n, int c) {
   long a = 1, b = 1;  // roots(k - 1), roots(k), from k = c on
-  for (int k = c + 1; k <= n; k++) { long t = a + b; a = b; b = t; }
+  for (int k = c + 1; k <= n; k++) {
+    long t = a + b;
+    a = b;
+    b = t;
+  }
   return b;
 }
 
@@ -110,7 +115,8 @@ int main(int argc, char **argv) {
     // Lanes of one warp whose roots differ would part ways at every step of
     // their walks; grouped, equal roots walk in lockstep.
     std::partition(roots.begin(), roots.end(), [&](cl_uchar k) { return k == c; });
-    expand_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    expand_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     int count = (int)roots.size();
     size_t global = (count + group - 1) / group * group, groups = global / group;
     cl_mem roots_b = clCreateBuffer(ctx, CL_MEM_READ_ONLY, count, nullptr, &err);
@@ -133,7 +139,8 @@ int main(int argc, char **argv) {
     return total;
   });
   // Not parsed by bench/run (it reads the `time:` line): how the time splits.
-  std::fprintf(stderr, "fib_ocl: cutoff %d, %ld roots, work-groups of %zu, host expansion %.3f ms\n",
-               c, roots_below(n, c), group, expand_ms);
+  std::fprintf(stderr,
+               "fib_ocl: cutoff %d, %ld roots, work-groups of %zu, host expansion %.3f ms\n", c,
+               roots_below(n, c), group, expand_ms);
   std::printf("%lld\n", fib);
 }

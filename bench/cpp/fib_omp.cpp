@@ -16,7 +16,5 @@ int fib(int n) {
 
 int main(int argc, char **argv) {
   int n = arg(argc, argv, 1, 30);
-  std::printf("%d\n", timed([&] {
-    return omp_root([&] { return fib(n); });
-  }));
+  std::printf("%d\n", timed([&] { return omp_root([&] { return fib(n); }); }));
 }

@@ -1,5 +1,6 @@
-#include "fib.h"
 #include <tbb/task_group.h>
+
+#include "fib.h"
 
 int fib(int n) {
 #ifdef WITH_CUTOFF

@@ -4,8 +4,9 @@
 // under which g++ contracts no a * b + c into a fused multiply-add), and
 // the sum of the counts.
 #pragma once
-#include "common.h"
 #include <vector>
+
+#include "common.h"
 
 // Pixel p of a w x h grid over [-2, 1] x [-1.5, 1.5].
 inline int pixel(int p, int w, int h, int limit) {

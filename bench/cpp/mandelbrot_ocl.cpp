@@ -51,27 +51,30 @@ int main(int argc, char **argv) {
                                  &max_group, nullptr));
   while (group > max_group) group /= 2;
 
-  std::printf("%lld\n", timed([&] {
-    size_t pixels = (size_t)w * h, global = (pixels + group - 1) / group * group,
-           groups = global / group;
-    cl_mem counts_b = clCreateBuffer(ctx, CL_MEM_WRITE_ONLY, pixels * sizeof(int), nullptr, &err);
-    CHECK(err);
-    cl_mem sums_b = clCreateBuffer(ctx, CL_MEM_WRITE_ONLY, groups * sizeof(cl_long), nullptr, &err);
-    CHECK(err);
-    CHECK(clSetKernelArg(kernel, 0, sizeof(cl_mem), &counts_b));
-    CHECK(clSetKernelArg(kernel, 1, sizeof(int), &w));
-    CHECK(clSetKernelArg(kernel, 2, sizeof(int), &h));
-    CHECK(clSetKernelArg(kernel, 3, sizeof(int), &limit));
-    CHECK(clSetKernelArg(kernel, 4, sizeof(cl_mem), &sums_b));
-    CHECK(clSetKernelArg(kernel, 5, group * sizeof(cl_long), nullptr));
-    CHECK(clEnqueueNDRangeKernel(q, kernel, 1, nullptr, &global, &group, 0, nullptr, nullptr));
-    std::vector<cl_long> sums(groups);
-    CHECK(clEnqueueReadBuffer(q, sums_b, CL_TRUE, 0, groups * sizeof(cl_long), sums.data(), 0,
-                              nullptr, nullptr));
-    clReleaseMemObject(counts_b);
-    clReleaseMemObject(sums_b);
-    long long s = 0;
-    for (cl_long g : sums) s += g;
-    return s;
-  }));
+  std::printf(
+      "%lld\n", timed([&] {
+        size_t pixels = (size_t)w * h, global = (pixels + group - 1) / group * group,
+               groups = global / group;
+        cl_mem counts_b =
+            clCreateBuffer(ctx, CL_MEM_WRITE_ONLY, pixels * sizeof(int), nullptr, &err);
+        CHECK(err);
+        cl_mem sums_b =
+            clCreateBuffer(ctx, CL_MEM_WRITE_ONLY, groups * sizeof(cl_long), nullptr, &err);
+        CHECK(err);
+        CHECK(clSetKernelArg(kernel, 0, sizeof(cl_mem), &counts_b));
+        CHECK(clSetKernelArg(kernel, 1, sizeof(int), &w));
+        CHECK(clSetKernelArg(kernel, 2, sizeof(int), &h));
+        CHECK(clSetKernelArg(kernel, 3, sizeof(int), &limit));
+        CHECK(clSetKernelArg(kernel, 4, sizeof(cl_mem), &sums_b));
+        CHECK(clSetKernelArg(kernel, 5, group * sizeof(cl_long), nullptr));
+        CHECK(clEnqueueNDRangeKernel(q, kernel, 1, nullptr, &global, &group, 0, nullptr, nullptr));
+        std::vector<cl_long> sums(groups);
+        CHECK(clEnqueueReadBuffer(q, sums_b, CL_TRUE, 0, groups * sizeof(cl_long), sums.data(), 0,
+                                  nullptr, nullptr));
+        clReleaseMemObject(counts_b);
+        clReleaseMemObject(sums_b);
+        long long s = 0;
+        for (cl_long g : sums) s += g;
+        return s;
+      }));
 }

@@ -2,8 +2,9 @@
 // matrices, one inner product (in a 64-bit sum, as the Kite program's
 // long) and the checksum of the result.
 #pragma once
-#include "common.h"
 #include <vector>
+
+#include "common.h"
 
 // Entry k of A (row-major), and of B from k + n*n on: -99 .. 99.
 inline void inputs(int n, std::vector<int> &a, std::vector<int> &b, long k) {

@@ -69,8 +69,8 @@ int main(int argc, char **argv) {
   CHECK(err);
   // The checksum's local-memory sum halves its width each step: a power of two.
   size_t max_group = 0, group = 256;
-  CHECK(clGetKernelWorkGroupInfo(ksum, dev, CL_KERNEL_WORK_GROUP_SIZE, sizeof max_group,
-                                 &max_group, nullptr));
+  CHECK(clGetKernelWorkGroupInfo(ksum, dev, CL_KERNEL_WORK_GROUP_SIZE, sizeof max_group, &max_group,
+                                 nullptr));
   while (group > max_group) group /= 2;
   auto buffer = [&](size_t bytes) {
     cl_mem m = clCreateBuffer(ctx, CL_MEM_READ_WRITE, bytes ? bytes : 1, nullptr, &err);
@@ -78,35 +78,36 @@ int main(int argc, char **argv) {
     return m;
   };
 
-  std::printf("%lld\n", timed([&] {
-    cl_long nn = (cl_long)n * n;
-    cl_mem a_b = buffer(nn * sizeof(int)), b_b = buffer(nn * sizeof(int)),
-           c_b = buffer(nn * sizeof(cl_long));
-    size_t g1 = (nn + group - 1) / group * group, groups = g1 / group;
-    cl_mem sums_b = buffer(groups * sizeof(cl_ulong));
-    std::vector<cl_ulong> sums(groups);
-    if (nn > 0) {
-      CHECK(clSetKernelArg(kinputs, 0, sizeof(cl_mem), &a_b));
-      CHECK(clSetKernelArg(kinputs, 1, sizeof(cl_mem), &b_b));
-      CHECK(clSetKernelArg(kinputs, 2, sizeof(int), &n));
-      CHECK(clEnqueueNDRangeKernel(q, kinputs, 1, nullptr, &g1, &group, 0, nullptr, nullptr));
-      size_t side = (n + TILE - 1) / TILE * TILE, g2[2] = {side, side}, l2[2] = {TILE, TILE};
-      CHECK(clSetKernelArg(kmatmul, 0, sizeof(cl_mem), &a_b));
-      CHECK(clSetKernelArg(kmatmul, 1, sizeof(cl_mem), &b_b));
-      CHECK(clSetKernelArg(kmatmul, 2, sizeof(cl_mem), &c_b));
-      CHECK(clSetKernelArg(kmatmul, 3, sizeof(int), &n));
-      CHECK(clEnqueueNDRangeKernel(q, kmatmul, 2, nullptr, g2, l2, 0, nullptr, nullptr));
-      CHECK(clSetKernelArg(ksum, 0, sizeof(cl_mem), &c_b));
-      CHECK(clSetKernelArg(ksum, 1, sizeof(cl_long), &nn));
-      CHECK(clSetKernelArg(ksum, 2, sizeof(cl_mem), &sums_b));
-      CHECK(clSetKernelArg(ksum, 3, group * sizeof(cl_ulong), nullptr));
-      CHECK(clEnqueueNDRangeKernel(q, ksum, 1, nullptr, &g1, &group, 0, nullptr, nullptr));
-      CHECK(clEnqueueReadBuffer(q, sums_b, CL_TRUE, 0, groups * sizeof(cl_ulong), sums.data(), 0,
-                                nullptr, nullptr));
-    }
-    for (cl_mem m : {a_b, b_b, c_b, sums_b}) clReleaseMemObject(m);
-    uint64_t s = 0;
-    for (cl_ulong g : sums) s += g;
-    return (long long)s;
-  }));
+  std::printf(
+      "%lld\n", timed([&] {
+        cl_long nn = (cl_long)n * n;
+        cl_mem a_b = buffer(nn * sizeof(int)), b_b = buffer(nn * sizeof(int)),
+               c_b = buffer(nn * sizeof(cl_long));
+        size_t g1 = (nn + group - 1) / group * group, groups = g1 / group;
+        cl_mem sums_b = buffer(groups * sizeof(cl_ulong));
+        std::vector<cl_ulong> sums(groups);
+        if (nn > 0) {
+          CHECK(clSetKernelArg(kinputs, 0, sizeof(cl_mem), &a_b));
+          CHECK(clSetKernelArg(kinputs, 1, sizeof(cl_mem), &b_b));
+          CHECK(clSetKernelArg(kinputs, 2, sizeof(int), &n));
+          CHECK(clEnqueueNDRangeKernel(q, kinputs, 1, nullptr, &g1, &group, 0, nullptr, nullptr));
+          size_t side = (n + TILE - 1) / TILE * TILE, g2[2] = {side, side}, l2[2] = {TILE, TILE};
+          CHECK(clSetKernelArg(kmatmul, 0, sizeof(cl_mem), &a_b));
+          CHECK(clSetKernelArg(kmatmul, 1, sizeof(cl_mem), &b_b));
+          CHECK(clSetKernelArg(kmatmul, 2, sizeof(cl_mem), &c_b));
+          CHECK(clSetKernelArg(kmatmul, 3, sizeof(int), &n));
+          CHECK(clEnqueueNDRangeKernel(q, kmatmul, 2, nullptr, g2, l2, 0, nullptr, nullptr));
+          CHECK(clSetKernelArg(ksum, 0, sizeof(cl_mem), &c_b));
+          CHECK(clSetKernelArg(ksum, 1, sizeof(cl_long), &nn));
+          CHECK(clSetKernelArg(ksum, 2, sizeof(cl_mem), &sums_b));
+          CHECK(clSetKernelArg(ksum, 3, group * sizeof(cl_ulong), nullptr));
+          CHECK(clEnqueueNDRangeKernel(q, ksum, 1, nullptr, &g1, &group, 0, nullptr, nullptr));
+          CHECK(clEnqueueReadBuffer(q, sums_b, CL_TRUE, 0, groups * sizeof(cl_ulong), sums.data(),
+                                    0, nullptr, nullptr));
+        }
+        for (cl_mem m : {a_b, b_b, c_b, sums_b}) clReleaseMemObject(m);
+        uint64_t s = 0;
+        for (cl_ulong g : sums) s += g;
+        return (long long)s;
+      }));
 }

@@ -2,15 +2,20 @@
 // sequential pieces (exchange sort at 16 or fewer, merge through tmp) and
 // the checksum of the result.
 #pragma once
-#include "common.h"
 #include <vector>
+
+#include "common.h"
 
 inline int input(long i) { return (int)(kite_hash(i) % 1000000); }
 
 inline void small_sort(int *a, int lo, int hi) {
   for (int k = lo; k <= hi - 2; k++)
     for (int m = k + 1; m <= hi - 1; m++)
-      if (a[m] < a[k]) { int x = a[k]; a[k] = a[m]; a[m] = x; }
+      if (a[m] < a[k]) {
+        int x = a[k];
+        a[k] = a[m];
+        a[m] = x;
+      }
 }
 
 inline void merge(int *a, int *tmp, int lo, int mid, int hi) {

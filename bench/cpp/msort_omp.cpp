@@ -13,12 +13,12 @@ void msort(int *a, int *tmp, int lo, int hi) {
 int main(int argc, char **argv) {
   int n = arg(argc, argv, 1, 1000000);
   std::printf("%lld\n", timed([&] {
-    std::vector<int> a(n), tmp(n);
+                std::vector<int> a(n), tmp(n);
 #pragma omp parallel for
-    for (int i = 0; i < n; i++) a[i] = input(i);
+                for (int i = 0; i < n; i++) a[i] = input(i);
 #pragma omp parallel
 #pragma omp single
-    msort(a.data(), tmp.data(), 0, n);
-    return checksum(a);
-  }));
+                msort(a.data(), tmp.data(), 0, n);
+                return checksum(a);
+              }));
 }

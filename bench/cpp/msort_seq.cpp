@@ -11,9 +11,9 @@ void msort(int *a, int *tmp, int lo, int hi) {
 int main(int argc, char **argv) {
   int n = arg(argc, argv, 1, 1000000);
   std::printf("%lld\n", timed([&] {
-    std::vector<int> a(n), tmp(n);
-    for (int i = 0; i < n; i++) a[i] = input(i);
-    msort(a.data(), tmp.data(), 0, n);
-    return checksum(a);
-  }));
+                std::vector<int> a(n), tmp(n);
+                for (int i = 0; i < n; i++) a[i] = input(i);
+                msort(a.data(), tmp.data(), 0, n);
+                return checksum(a);
+              }));
 }

@@ -1,6 +1,7 @@
-#include "msort.h"
 #include <tbb/parallel_for.h>
 #include <tbb/task_group.h>
+
+#include "msort.h"
 
 void msort(int *a, int *tmp, int lo, int hi) {
   if (hi - lo <= 16) return small_sort(a, lo, hi);
@@ -15,9 +16,9 @@ void msort(int *a, int *tmp, int lo, int hi) {
 int main(int argc, char **argv) {
   int n = arg(argc, argv, 1, 1000000);
   std::printf("%lld\n", timed([&] {
-    std::vector<int> a(n), tmp(n);
-    tbb::parallel_for(0, n, [&](int i) { a[i] = input(i); });
-    msort(a.data(), tmp.data(), 0, n);
-    return checksum(a);
-  }));
+                std::vector<int> a(n), tmp(n);
+                tbb::parallel_for(0, n, [&](int i) { a[i] = input(i); });
+                msort(a.data(), tmp.data(), 0, n);
+                return checksum(a);
+              }));
 }

@@ -21,7 +21,5 @@ int solve(int n, int cols, int left, int right) {
 
 int main(int argc, char **argv) {
   int n = arg(argc, argv, 1, 10);
-  std::printf("%d\n", timed([&] {
-    return omp_root([&] { return solve(n, 0, 0, 0); });
-  }));
+  std::printf("%d\n", timed([&] { return omp_root([&] { return solve(n, 0, 0, 0); }); }));
 }

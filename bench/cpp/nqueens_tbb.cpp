@@ -1,5 +1,6 @@
-#include "nqueens.h"
 #include <tbb/task_group.h>
+
+#include "nqueens.h"
 
 // One task per free column of this row (as Kite's map), then a wait.
 int solve(int n, int cols, int left, int right) {

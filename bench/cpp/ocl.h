@@ -3,18 +3,19 @@
 #pragma once
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
 // OCL_NAME is the peer's name in its error messages.
-#define CHECK(call)                                                           \
-  do {                                                                        \
-    cl_int err_ = (call);                                                     \
-    if (err_ != CL_SUCCESS) {                                                 \
-      std::fprintf(stderr, "%s: %s failed: %d\n", OCL_NAME, #call, err_);     \
-      std::exit(1);                                                           \
-    }                                                                         \
+#define CHECK(call)                                                       \
+  do {                                                                    \
+    cl_int err_ = (call);                                                 \
+    if (err_ != CL_SUCCESS) {                                             \
+      std::fprintf(stderr, "%s: %s failed: %d\n", OCL_NAME, #call, err_); \
+      std::exit(1);                                                       \
+    }                                                                     \
   } while (0)
 
 struct Ocl {

@@ -2,7 +2,8 @@
 // which runs the root call; the others take the tasks it spawns.
 #pragma once
 
-template <class F> auto omp_root(F f) {
+template <class F>
+auto omp_root(F f) {
   decltype(f()) r{};
 #pragma omp parallel
 #pragma omp single

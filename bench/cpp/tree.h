@@ -5,8 +5,8 @@
 
 struct Tree {
   bool leaf;
-  int value;       // a leaf's
-  Tree *l, *r;     // a node's
+  int value;    // a leaf's
+  Tree *l, *r;  // a node's
 };
 inline Tree *leaf(int v) { return new Tree{true, v, nullptr, nullptr}; }
 inline Tree *node(Tree *l, Tree *r) { return new Tree{false, 0, l, r}; }

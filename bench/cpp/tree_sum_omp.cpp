@@ -1,5 +1,5 @@
-#include "tree.h"
 #include "omp_root.h"
+#include "tree.h"
 
 Tree *build(int depth, int start) {
 #ifdef WITH_CUTOFF
@@ -31,7 +31,6 @@ long sum(Tree *t, int depth) {
 
 int main(int argc, char **argv) {
   int depth = arg(argc, argv, 1, 20);
-  std::printf("%ld\n", timed([&] {
-    return omp_root([&] { return sum(build(depth, 0), depth); });
-  }));
+  std::printf("%ld\n",
+              timed([&] { return omp_root([&] { return sum(build(depth, 0), depth); }); }));
 }

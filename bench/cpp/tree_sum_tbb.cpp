@@ -1,5 +1,6 @@
-#include "tree.h"
 #include <tbb/task_group.h>
+
+#include "tree.h"
 
 Tree *build(int depth, int start) {
 #ifdef WITH_CUTOFF

@@ -2,21 +2,18 @@
 // has state hash(s + i + 1); a non-root node has m children when
 // hash(s) % 10^6 < q, else none; the root has b0.
 #pragma once
-#include "common.h"
 #include <vector>
 
+#include "common.h"
+
 inline int64_t child(int64_t s, int i) { return kite_hash(s + i + 1); }
-inline bool has_children(int64_t s, int q) {
-  return (kite_hash(s) & 0x7fffffff) % 1000000 < q;
-}
+inline bool has_children(int64_t s, int q) { return (kite_hash(s) & 0x7fffffff) % 1000000 < q; }
 
 // Each peer defines how the children of a node are counted (in parallel or
 // not); the rest of the tree walk is shared.
 long children(int64_t s, int k, int m, int q);
 
-inline long node(int64_t s, int m, int q) {
-  return has_children(s, q) ? children(s, m, m, q) : 1;
-}
+inline long node(int64_t s, int m, int q) { return has_children(s, q) ? children(s, m, m, q) : 1; }
 
 // The node itself plus its children's subtree counts.
 inline long subtree_total(const std::vector<long> &counts) {

@@ -1,5 +1,5 @@
-#include "uts.h"
 #include "omp_root.h"
+#include "uts.h"
 
 long children_at(int64_t s, int k, int m, int q, int depth);
 
@@ -24,7 +24,6 @@ long children(int64_t s, int k, int m, int q) { return children_at(s, k, m, q, 0
 
 int main(int argc, char **argv) {
   UtsArgs a = uts_args(argc, argv);
-  std::printf("%ld\n", timed([&] {
-    return omp_root([&] { return children(0, a.b0, a.m, a.q); });
-  }));
+  std::printf("%ld\n",
+              timed([&] { return omp_root([&] { return children(0, a.b0, a.m, a.q); }); }));
 }

@@ -1,5 +1,6 @@
-#include "uts.h"
 #include <tbb/task_group.h>
+
+#include "uts.h"
 
 long children_at(int64_t s, int k, int m, int q, int depth);
 

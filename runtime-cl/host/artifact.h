@@ -29,7 +29,7 @@ struct Artifact {
   std::string result;                // main's result type, "unit" for none
   std::vector<std::string> strings;  // string literals (unescaped) by index
   std::vector<Site> sites;           // run-time error sites by index
-  int record_words = 0;               // longs per task record
+  int record_words = 0;              // longs per task record
   std::string opencl;                // the OpenCL C program
 };
 

@@ -194,13 +194,16 @@ DeviceProgram build_program(const Device &device, const std::string &opencl,
   if (shape.max_registers > 0)
     p.options += fmt::format(" -cl-nv-maxrregcount={}", shape.max_registers);
   p.options += fmt::format(" -DKITE_RECORD_STRIDE={}", shape.record_stride);
-  if (shape.map_kernels_min > 0) p.options += fmt::format(" -DKITE_OFFLOAD_MIN={}", shape.map_kernels_min);
+  if (shape.map_kernels_min > 0)
+    p.options += fmt::format(" -DKITE_OFFLOAD_MIN={}", shape.map_kernels_min);
   if (shape.fast != 1) p.options += fmt::format(" -DKITE_FAST={}", shape.fast);
   if (shape.lanes > 1) {
     p.options +=
         fmt::format(" -DKITE_LANES={} -DKITE_LOCAL_QUEUE={}", shape.lanes, shape.local_queue);
-    if (shape.lane_blocks > 1) p.options += fmt::format(" -DKITE_LANE_BLOCKS={}", shape.lane_blocks);
-    if (shape.hand_blocks > 1) p.options += fmt::format(" -DKITE_HAND_BLOCKS={}", shape.hand_blocks);
+    if (shape.lane_blocks > 1)
+      p.options += fmt::format(" -DKITE_LANE_BLOCKS={}", shape.lane_blocks);
+    if (shape.hand_blocks > 1)
+      p.options += fmt::format(" -DKITE_HAND_BLOCKS={}", shape.hand_blocks);
   }
   p.cache_key = fnv1a({"kite-run program cache 1", opencl, p.options, device.name, device.version,
                        device.driver_version});

@@ -49,13 +49,14 @@ const Device &select_device(const std::vector<Device> &devices, const std::strin
 
 // The shape of a worker, fixed when the program is built.
 struct WorkerShape {
-  uint32_t lanes = 1;          // work-items per worker (KITE_LANES)
-  uint32_t local_queue = 0;    // entries in a wide worker's local queue (KITE_LOCAL_QUEUE)
-  uint32_t lane_blocks = 1;    // blocks a wide worker's lane may run per round (KITE_LANE_BLOCKS)
-  uint32_t hand_blocks = 1;    // blocks a wide worker's lane may go on to per round (KITE_HAND_BLOCKS)
+  uint32_t lanes = 1;        // work-items per worker (KITE_LANES)
+  uint32_t local_queue = 0;  // entries in a wide worker's local queue (KITE_LOCAL_QUEUE)
+  uint32_t lane_blocks = 1;  // blocks a wide worker's lane may run per round (KITE_LANE_BLOCKS)
+  uint32_t hand_blocks =
+      1;              // blocks a wide worker's lane may go on to per round (KITE_HAND_BLOCKS)
   uint32_t fast = 1;  // --fast-calls: 0 never, 1 the rule, 2 always (KITE_FAST, device/fast.cl)
-  uint32_t max_registers = 0;  // NVIDIA's register limit per work-item; 0: the compiler's
-  uint32_t record_stride = 0;   // longs from one record to the next (KITE_RECORD_STRIDE)
+  uint32_t max_registers = 0;    // NVIDIA's register limit per work-item; 0: the compiler's
+  uint32_t record_stride = 0;    // longs from one record to the next (KITE_RECORD_STRIDE)
   uint32_t map_kernels_min = 0;  // maps this long may run as kernels (KITE_OFFLOAD_MIN); 0: none
   uint32_t map_width = KITE_MAP_GROUP;  // launches only: a map kernel's work-items per map and row
 };

@@ -220,8 +220,7 @@ void DeviceRun::read(const Buffer &buffer, size_t offset, size_t bytes, void *to
 }
 
 void DeviceRun::launch() {
-  enqueue_grid(program_.queue.get(), program_.kernel.get(), shape_.workers,
-               program_.shape.lanes);
+  enqueue_grid(program_.queue.get(), program_.kernel.get(), shape_.workers, program_.shape.lanes);
 }
 
 Ctl DeviceRun::read_ctl() {
@@ -302,7 +301,8 @@ void DeviceRun::run_waiting_maps(int32_t waiting) {
     const int64_t code = maps[first][0] >> 32;
     size_t end = first;
     int64_t longest = 0;
-    for (; end < count && maps[end][0] >> 32 == code; ++end) longest = std::max(longest, maps[end][1]);
+    for (; end < count && maps[end][0] >> 32 == code; ++end)
+      longest = std::max(longest, maps[end][1]);
     auto [it, added] = map_kernels_.try_emplace(code);
     MapKernel &mk = it->second;
     if (added) {
@@ -347,7 +347,8 @@ void DeviceRun::run_waiting_maps(int32_t waiting) {
   resumes_ = static_cast<int32_t>(count);
   const int64_t zero = 0;
   write(ctl64_, KITE_CTL64_OFFLOAD_ITERS * sizeof(int64_t), sizeof zero, &zero);
-  map_ms_ += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  map_ms_ +=
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
 // --- the residency probe ---

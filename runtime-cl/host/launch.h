@@ -16,19 +16,21 @@ namespace kite::host {
 
 // Sizes of one run; every count fits the ABI's int params.
 struct RunShape {
-  uint32_t workers = 0;      // work-groups, one worker each
+  uint32_t workers = 0;       // work-groups, one worker each
   uint32_t num_records = 0;   // records in the pool
   uint32_t record_words = 0;  // longs per record
-  uint32_t deque_cap = 0;    // entries per deque, a power of two
-  uint32_t print_cap = 0;    // longs in printbuf
-  uint32_t print_limit = 0;  // ctl[KITE_CTL_PRINT_LIMIT]
-  uint64_t heap_longs = 0;   // ctl64[KITE_CTL64_HEAP_SIZE]
-  uint32_t trace_cap = 0;    // busy spans per worker for --trace; 0: no trace
-  bool simd_stats = false;   // wide workers count the block codes of each round (--stats)
-  uint32_t deque_start = 0;  // the index the deques and local rings start at (--deque-start)
+  uint32_t deque_cap = 0;     // entries per deque, a power of two
+  uint32_t print_cap = 0;     // longs in printbuf
+  uint32_t print_limit = 0;   // ctl[KITE_CTL_PRINT_LIMIT]
+  uint64_t heap_longs = 0;    // ctl64[KITE_CTL64_HEAP_SIZE]
+  uint32_t trace_cap = 0;     // busy spans per worker for --trace; 0: no trace
+  bool simd_stats = false;    // wide workers count the block codes of each round (--stats)
+  uint32_t deque_start = 0;   // the index the deques and local rings start at (--deque-start)
 
   // Longs per worker in the statistics buffer (its spans follow its stats).
-  size_t stats_stride() const { return KITE_STATS_WORDS + size_t(KITE_TRACE_SPAN_WORDS) * trace_cap; }
+  size_t stats_stride() const {
+    return KITE_STATS_WORDS + size_t(KITE_TRACE_SPAN_WORDS) * trace_cap;
+  }
 };
 
 // A time a worker ran blocks without running dry (kite_abi.h).
@@ -57,7 +59,7 @@ class DeviceRun {
   Ctl read_ctl();
   Ctl64 read_ctl64();
   std::vector<int64_t> read_print(size_t count);  // printbuf[0 .. count)
-  std::vector<int64_t> read_stats();  // workers * KITE_STATS_WORDS
+  std::vector<int64_t> read_stats();              // workers * KITE_STATS_WORDS
   // The busy spans read by the last read_stats (--trace).
   const std::vector<Span> &spans() const { return spans_; }
   // `bytes` bytes of the heap from byte `offset`; the caller keeps them
@@ -69,7 +71,7 @@ class DeviceRun {
   // workers left for (ctl[KITE_CTL_OFFLOADS]), one launch per map kernel,
   // and lists their records for the next launch to queue (kite_abi.h).
   void run_waiting_maps(int32_t waiting);
-  int64_t maps_run() const { return maps_run_; }        // loops run as kernels so far
+  int64_t maps_run() const { return maps_run_; }          // loops run as kernels so far
   int64_t map_launches() const { return map_launches_; }  // launches of their kernels
   double map_ms() const { return map_ms_; }  // time in run_waiting_maps, transfers included
   // Sets ctl[KITE_CTL_STOP], which makes the workers of a launch leave at
@@ -103,7 +105,7 @@ class DeviceRun {
     size_t group = KITE_MAP_GROUP;  // work-items per work-group
   };
   std::map<int64_t, MapKernel> map_kernels_;  // kite_map_<code>, made when first run
-  int32_t resumes_ = 0;                    // ctl[KITE_CTL_RESUMES] as last written
+  int32_t resumes_ = 0;                       // ctl[KITE_CTL_RESUMES] as last written
   int64_t maps_run_ = 0, map_launches_ = 0;
   double map_ms_ = 0;
 };

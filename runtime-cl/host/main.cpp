@@ -72,22 +72,21 @@ double ms_since(Clock::time_point start) {
 
 // At most this many workers per compute unit on a GPU, however many would
 // be resident: each round grows with the workers (likely because the
-// records that more lanes keep in use outgrow the cache). On an H200 (medians of 2; fib(40), N-queens(14), tree sum
-// 22, UTS, in ms): 8 per unit 97, 34.8, 10.4, 99; 10: 94, 35.5, 11.8, 100;
+// records that more lanes keep in use outgrow the cache). On an H200 (medians of 2; fib(40),
+// N-queens(14), tree sum 22, UTS, in ms): 8 per unit 97, 34.8, 10.4, 99; 10: 94, 35.5, 11.8, 100;
 // 12: 96, 36, 13.5, 100; 16 (resident for fib): 107.5 for fib.
 constexpr uint32_t kMaxWorkersPerUnit = 10;
 constexpr uint64_t kDefaultPrintBytes = 8ull << 20;  // 1 Mi longs, or more for many workers
 // Half the print buffer is headroom for the prints in flight when one passes
 // the limit: at least this many longs per work-item (a print of 31 items).
 constexpr uint64_t kHeadroomPerLane = 64;
-constexpr uint64_t kMaxPoolBytes = 1ull << 30;  // default record pool at most 1 GiB
-constexpr uint64_t kMaxHeapBytes = 1ull << 30;  // default heap at most 1 GiB
+constexpr uint64_t kMaxPoolBytes = 1ull << 30;    // default record pool at most 1 GiB
+constexpr uint64_t kMaxHeapBytes = 1ull << 30;    // default heap at most 1 GiB
 constexpr uint32_t kTraceSpansPerWorker = 16384;  // --trace: spans beyond are counted, not kept
 // --timeout: the exit status of a run it stops, as timeout(1)'s; and how long
 // the workers get to leave after being told to before kite-run stops waiting.
 constexpr int kTimeoutStatus = 124;
 constexpr std::chrono::seconds kStopGrace{1};
-
 
 // What the run measured, for --stats and --time.
 struct Report {
@@ -99,7 +98,7 @@ struct Report {
   double run_ms = 0;
   int launches = 0;
   int64_t maps_run = 0, map_launches = 0;  // maps and reductions run as kernels of their own
-  double map_ms = 0;                        // the host's time for them, launches included
+  double map_ms = 0;                       // the host's time for them, launches included
   RunShape shape;
   std::string workers_from;  // how the grid size was chosen
   WorkerShape worker;
@@ -143,8 +142,8 @@ RunShape choose_shape(const CommandLine &o, const Device &device, uint32_t worke
   }
   s.print_cap = static_cast<uint32_t>(print_cap);
   s.print_limit = s.print_cap / 2;  // the rest is headroom for the prints in flight
-  uint64_t heap = o.heap.value_or(
-      std::min({device.global_mem / 4, uint64_t(device.max_alloc), kMaxHeapBytes}));
+  uint64_t heap =
+      o.heap.value_or(std::min({device.global_mem / 4, uint64_t(device.max_alloc), kMaxHeapBytes}));
   s.heap_longs = std::max<uint64_t>(heap / sizeof(int64_t), KITE_HEAP_FIRST);
   return s;
 }
@@ -235,8 +234,8 @@ uint32_t choose_workers(const CommandLine &o, const Device &device, DeviceProgra
   report.workers_from = probe.launches ? "probed" : "probed earlier, cached";
   const uint32_t cap = kMaxWorkersPerUnit * std::max<cl_uint>(device.compute_units, 1);
   if (!device.is_cpu() && probe.workers > cap) {
-    report.workers_from += fmt::format(", {} resident, at most {} per compute unit",
-                                       probe.workers, kMaxWorkersPerUnit);
+    report.workers_from += fmt::format(", {} resident, at most {} per compute unit", probe.workers,
+                                       kMaxWorkersPerUnit);
     return cap;
   }
   return probe.workers;
@@ -355,8 +354,7 @@ void print_stats(const Report &r) {
       fmt::print(stderr,
                  "kite-run: stats: lane stacks           {} blocks ({:.1f}% of all) ran from the "
                  "lanes' own stacks\n",
-                 stacked,
-                 100.0 * double(stacked) / double(stacked + lane_blocks));
+                 stacked, 100.0 * double(stacked) / double(stacked + lane_blocks));
     if (int64_t handed = sum(KITE_STAT_HANDED); handed > 0)
       fmt::print(stderr,
                  "kite-run: stats: going on              {} blocks ({:.1f}% of all) ran in the "
@@ -384,7 +382,8 @@ void print_stats(const Report &r) {
 }
 
 void print_times(const Report &r) {
-  if (r.source_ms) fmt::print(stderr, "kite-run: time: compile the source {:.1f} ms\n", *r.source_ms);
+  if (r.source_ms)
+    fmt::print(stderr, "kite-run: time: compile the source {:.1f} ms\n", *r.source_ms);
   fmt::print(stderr, "kite-run: time: compile-to-device {:.1f} ms (binary {})\n", r.setup_ms,
              r.binary_cached ? "from cache" : "built");
   if (r.probe_launches > 0) {

@@ -17,7 +17,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   std::ostringstream diagnostics;
   kite::Compilation out;
   int status = kite::compile(file, options, diagnostics, out);
-  if (status == 0 && !out.program) __builtin_trap();             // no program and no error
+  if (status == 0 && !out.program) __builtin_trap();               // no program and no error
   if (status == 1 && diagnostics.str().empty()) __builtin_trap();  // an error not reported
   if (status != 0 && status != 1) __builtin_trap();
   return 0;

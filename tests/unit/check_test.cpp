@@ -1,10 +1,11 @@
 // Unit tests of the type checker: futures, literal adaptation, task values.
+#include "frontend/check.h"
+
 #include <doctest/doctest.h>
 
 #include <sstream>
 
 #include "driver/pipeline.h"
-#include "frontend/check.h"
 
 namespace {
 
@@ -76,7 +77,9 @@ TEST_CASE("named and anonymous tasks are values of task types") {
 }
 
 TEST_CASE("explicit futures and future annotations") {
-  Checked c("task f(): int { return 1; } task main(): int { x: future<int> = task (f() + 1); return x; }");
+  Checked c(
+      "task f(): int { return 1; } task main(): int { x: future<int> = task (f() + 1); return x; "
+      "}");
   REQUIRE(c.ok);
   CHECK(to_string(c.first_init().type) == "future<int>");
 }
@@ -106,7 +109,8 @@ TEST_CASE("interning deeply nested types is linear" * doctest::timeout(1.0)) {
   CHECK(same == 3000);
   CHECK(types.array(first.back()) != types.future(first.back()));
   CHECK(types.named(TypeKind::Struct, "p") != types.named(TypeKind::Union, "p"));
-  CHECK(types.tuple({types.int_t(), types.bool_t()}) != types.tuple({types.bool_t(), types.int_t()}));
+  CHECK(types.tuple({types.int_t(), types.bool_t()}) !=
+        types.tuple({types.bool_t(), types.int_t()}));
 }
 
 }  // namespace

@@ -1,13 +1,14 @@
 // ir/effects.h: what expressions do besides giving their values, what
 // statements write, and what a loop's element stands for, each option
 // answering as its comment says.
+#include "ir/effects.h"
+
 #include <doctest/doctest.h>
 
 #include <sstream>
 
 #include "driver/pipeline.h"
 #include "frontend/builtins.h"
-#include "ir/effects.h"
 
 namespace {
 
@@ -130,5 +131,6 @@ TEST_CASE("a loop's element stands for the variable its collection is reached th
   CHECK(collections(rows, effects::Collection::Reached) == std::vector<std::string>{"m"});
   CHECK(collections(rows, effects::Collection::Named).empty());
   // Neither stands for anything but an element.
-  CHECK(effects::element_collections(main, loop.index_var->id, effects::Collection::Reached).empty());
+  CHECK(
+      effects::element_collections(main, loop.index_var->id, effects::Collection::Reached).empty());
 }

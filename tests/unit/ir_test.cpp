@@ -119,7 +119,8 @@ struct CallThen {
   const cps::Graph *g = nullptr;
   explicit CallThen(const std::string &second)
       : c("task f(): int { return 1; }\n"
-          "task main(): int {\n  x = f();\n  " + second + "\n  return x + y;\n}\n") {
+          "task main(): int {\n  x = f();\n  " +
+          second + "\n  return x + y;\n}\n") {
     g = &p.graphs[p.tasks[1].body_graph];
     REQUIRE(g->blocks.size() == 2);
   }
@@ -138,7 +139,8 @@ TEST_CASE("CPS: a continuation also waits for the block that computed its other 
   CHECK(call_implied);
 }
 
-TEST_CASE("CPS: an assignment that only computes moves before the call, which then ends its block") {
+TEST_CASE(
+    "CPS: an assignment that only computes moves before the call, which then ends its block") {
   CallThen t("y: int = 2;");
   // y's declaration first, then the call, the block's last op: the
   // continuation waits for the call alone, and the entry block signals

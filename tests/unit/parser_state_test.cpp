@@ -4,10 +4,12 @@
 // were parsed alone, with its own file id in every location.
 // The generated parser comes before doctest, whose THEN macro would
 // rewrite its THEN() accessors.
+// clang-format off
 #include "frontend/parse.h"
 #include "frontend/parser.h"
 
 #include <doctest/doctest.h>
+// clang-format on
 
 #include <sstream>
 #include <string>

@@ -1,5 +1,7 @@
 // Negative tests of the verifiers (ir/verify.h): an IR of each kind broken
 // by hand, and the problem its verifier reports.
+#include "ir/verify.h"
+
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -7,7 +9,6 @@
 
 #include "driver/pipeline.h"
 #include "frontend/parse.h"
-#include "ir/verify.h"
 
 namespace {
 
@@ -46,7 +47,8 @@ ast::Expr &first_n(ast::Program &program) {
 
 }  // namespace
 
-TEST_CASE("the checked AST's verifier reports an expression without a type and an unresolved name") {
+TEST_CASE(
+    "the checked AST's verifier reports an expression without a type and an unresolved name") {
   SourceFile file("t.kite", kFib);
   std::ostringstream errors;
   Diagnostics diags(file, errors);
@@ -71,8 +73,9 @@ TEST_CASE("the checked AST's verifier reports an expression without a type and a
   CHECK(verify_checked(program).empty());
 }
 
-TEST_CASE("the ANF verifier reports a call inside an expression, a variable outside its table, "
-          "a call's result going elsewhere and a declaration of nothing") {
+TEST_CASE(
+    "the ANF verifier reports a call inside an expression, a variable outside its table, "
+    "a call's result going elsewhere and a declaration of nothing") {
   Compiled c;
   anf::Program &anf = c.c.anf;
   CHECK(verify(anf).empty());
@@ -89,7 +92,8 @@ TEST_CASE("the ANF verifier reports a call inside an expression, a variable outs
   ast::VarDecl &t1 = *call.target->var;
   int id = t1.id;
   t1.id = 99;
-  CHECK(has(verify(anf), "ANF: the variable '_t1' is not in its task's table at task fib, line 3:42"));
+  CHECK(has(verify(anf),
+            "ANF: the variable '_t1' is not in its task's table at task fib, line 3:42"));
   t1.id = id;
   call.target->var = nullptr;
   CHECK(verify(anf) ==
@@ -103,8 +107,9 @@ TEST_CASE("the ANF verifier reports a call inside an expression, a variable outs
   CHECK(verify(anf).empty());
 }
 
-TEST_CASE("the task graphs' verifier reports an edge that goes back, a node twice and stale "
-          "ancestors") {
+TEST_CASE(
+    "the task graphs' verifier reports an edge that goes back, a node twice and stale "
+    "ancestors") {
   Compiled c;
   ntg::Program &graphs = c.c.graphs;
   CHECK(verify(graphs).empty());
@@ -130,8 +135,9 @@ TEST_CASE("the task graphs' verifier reports an edge that goes back, a node twic
   CHECK(verify(graphs).empty());
 }
 
-TEST_CASE("the CPS verifier reports a continuation signalled too often, a graph that counts "
-          "wrong and an entry without a code") {
+TEST_CASE(
+    "the CPS verifier reports a continuation signalled too often, a graph that counts "
+    "wrong and an entry without a code") {
   Compiled c;
   cps::Program &blocks = c.c.blocks;
   CHECK(verify(blocks).empty());

@@ -29,7 +29,8 @@ std::string words(Tool tool, const std::string &kind) {
     bool wanted = kind.empty() || value == kind ||
                   (kind == "NUMBER" && !value.empty() && value != "FILE" && value != "DEVICE");
     if (!wanted) continue;
-    for (const std::string &name : kite::host::names_of(spec)) text += (text.empty() ? "" : " ") + name;
+    for (const std::string &name : kite::host::names_of(spec))
+      text += (text.empty() ? "" : " ") + name;
   }
   return text;
 }
@@ -50,8 +51,10 @@ int main(int argc, char **argv) {
   }
   std::string script = text.str();
   for (auto [tool, prefix] : {std::pair{Tool::Run, "KITE_RUN"}, {Tool::Interp, "KITE_INTERP"}}) {
-    for (auto [suffix, kind] : {std::pair{"OPTIONS", ""}, {"NUMBERS", "NUMBER"},
-                                {"FILES", "FILE"}, {"DEVICES", "DEVICE"}}) {
+    for (auto [suffix, kind] : {std::pair{"OPTIONS", ""},
+                                {"NUMBERS", "NUMBER"},
+                                {"FILES", "FILE"},
+                                {"DEVICES", "DEVICE"}}) {
       const std::string placeholder = fmt::format("@{}_{}@", prefix, suffix);
       const std::string replacement = words(tool, kind);
       for (size_t at; (at = script.find(placeholder)) != std::string::npos;)
