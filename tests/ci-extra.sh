@@ -21,7 +21,9 @@ $SUDO apt-get install -y -qq --no-install-recommends clang-14 libclang-rt-14-dev
 step() { echo "== $1 (at ${SECONDS}s)"; }
 
 step "formatting: every C++ file as clang-format-14 writes it with .clang-format"
-git ls-files '*.cpp' '*.h' | xargs clang-format-14 --dry-run --Werror
+# Not kite_abi.h: every artifact carries its text in its OpenCL C, which
+# would change with its layout.
+git ls-files '*.cpp' '*.h' ':!runtime-cl/kite_abi.h' | xargs clang-format-14 --dry-run --Werror
 
 step "sanitizer and fuzzing build (Clang, address,undefined) into build-fuzz"
 # One build for both: every target with the sanitizers (KITE_FUZZ implies
