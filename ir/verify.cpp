@@ -59,8 +59,10 @@ class AnfVerifier : public anf::Visitor {
       if (!ast::is_task_call(*s.expr))
         problems_.push_back("ANF: a call statement that calls no task at " + where(s.loc));
       for (size_t i = 0; i < s.expr->children.size(); ++i) no_call(*s.expr->children[i]);
+      // A variable not in the table is reported as such (known), and has
+      // no entry to say whether it is a loop's element.
       if (s.target && (s.target->kind != ast::ExprKind::Name || !s.target->var ||
-                       task_.element_of(s.target->var)))
+                       (in_table(s.target->var) && task_.element_of(s.target->var))))
         problems_.push_back("ANF: a call's result goes to something other than a variable at " +
                             where(s.loc));
     } else if (s.expr) {
@@ -83,8 +85,11 @@ class AnfVerifier : public anf::Visitor {
       problems_.push_back("ANF: a task call inside an expression at " + where(e.loc));
   }
   // Every variable is in the task's table, under its id.
+  bool in_table(const ast::VarDecl *v) const {
+    return v->id >= 0 && size_t(v->id) < task_.vars.size() && task_.vars[size_t(v->id)] == v;
+  }
   void known(const ast::VarDecl *v, SourceLoc loc) {
-    if (v->id < 0 || size_t(v->id) >= task_.vars.size() || task_.vars[size_t(v->id)] != v)
+    if (!in_table(v))
       problems_.push_back("ANF: the variable '" + v->name + "' is not in its task's table at " +
                           where(loc));
   }
