@@ -2,7 +2,6 @@
 // (fast_clones.h).
 #include "ir/fast_clones.h"
 
-#include "frontend/builtins.h"
 #include "ir/effects.h"
 
 namespace kite::fast_clones {
@@ -116,30 +115,20 @@ bool signature(const ast::TaskDecl &decl) {
   return true;
 }
 
-// Whether e reads a field, an element or an array's length.
-bool reads_memory(const Expr &e) {
-  if (e.kind == ExprKind::Field || e.kind == ExprKind::Index) return true;
-  if (e.kind == ExprKind::Call) {
-    const BuiltinInfo *b = called_builtin(e);
-    if (b && b->length && e.children[1]->type->forced()->kind != TypeKind::Range) return true;
-  }
-  for (const ast::ExprPtr &c : e.children)
-    if (c && reads_memory(*c)) return true;
-  return false;
-}
-
-// Whether a form's statements read memory (a `case` reads its union's tag),
-// not counting what the tasks they call read.
+// Whether a form's statements read memory: a field, an element, a length
+// (ir/effects.h) or a `case`'s union tag; not what the tasks they call read.
 bool reads_memory(const anf::StmtList &list) {
-  bool any = false;
-  anf::for_each_expr(list, [&](const Expr &e) { any = any || reads_memory(e); });
-  for (const anf::StmtPtr &s : list) {
-    if (s->kind == StmtKind::Case) return true;
-    if (reads_memory(s->body) || reads_memory(s->else_body)) return true;
-    for (const anf::CaseBranch &b : s->branches)
-      if (reads_memory(b.body)) return true;
-  }
-  return any;
+  struct Reads : anf::Visitor {
+    bool any = false;
+    using anf::Visitor::visit;
+    void visit(const anf::Stmt &s) override {
+      any = any || s.kind == StmtKind::Case;
+      anf::Visitor::visit(s);
+    }
+    void visit(const Expr &e) override { any = any || effects::of(e).reads; }
+  } reads;
+  reads.visit(list);
+  return reads.any;
 }
 
 // The tasks a list of statements calls by name.
