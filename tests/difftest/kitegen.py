@@ -37,6 +37,18 @@ class Return(Exception):
 
 # --------------------------------------------------------------- value model
 
+def while_run(budget, w, n, cond, fns):
+    """The model of `w = 0; while (w < n [&& cond]) { fns; w <- w + 1; }`."""
+    def run(env):
+        env[w] = 0
+        while env[w] < n and (cond is None or cond(env)):
+            budget.spend()
+            for f in fns:
+                f(env)
+            env[w] += 1
+    return run
+
+
 def depth_run(budget, params, fns, base_fns, base_value, rec_fns, rec_value):
     """The model of a task recursing on a depth parameter d: the statements
     `fns`, then at d <= 0 `base_fns` and the value `base_value`, else
@@ -1048,13 +1060,7 @@ class Gen:
             head = f'while ({w} < {n} && {cond.at(3)})'
         body_lines.append(f'{w} <- {w} + 1;')
 
-        def run(env, w=w, n=n, c=cond.fn if cond else None, fns=body_fns):
-            env[w] = 0
-            while env[w] < n and (c is None or c(env)):
-                self.budget.spend()
-                for f in fns:
-                    f(env)
-                env[w] += 1
+        run = while_run(self.budget, w, n, cond.fn if cond else None, body_fns)
         return [f'{w} = 0;', head + ' { ' + ' '.join(body_lines) + ' }'], run
 
     def for_array(self, ctx, reader=False):
@@ -1748,13 +1754,7 @@ class Gen:
             head = f'while ({w} < {n} && {cond.at(3)})'
         body_lines.append(f'{w} <- {w} + 1;')
 
-        def run(env, w=w, n=n, c=cond.fn if cond else None, fns=body_fns):
-            env[w] = 0
-            while env[w] < n and (c is None or c(env)):
-                self.budget.spend()
-                for f in fns:
-                    f(env)
-                env[w] += 1
+        run = while_run(self.budget, w, n, cond.fn if cond else None, body_fns)
         lines += [f'{w} = 0;', head + ' { ' + ' '.join(body_lines) + ' }']
         fns.append(run)
         return lines, self.seq(fns)
