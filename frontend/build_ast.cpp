@@ -1,12 +1,12 @@
 // Step 4 of parsing (see parse.cpp): the AST from the parse tree, checking
 // what the grammar leaves open: omitted semicolons, literal ranges, string
 // escapes, `>>` and `>=` spelt as two touching tokens, assignment targets.
-#include <cctype>
 #include <cfloat>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
 
+#include "frontend/escapes.h"
 #include "frontend/parser.h"
 
 namespace kite::parsing {
@@ -611,99 +611,27 @@ class Builder {
     return e;
   }
 
-  // "text" with C's escapes: the simple ones (\' \" \? \\ \a \b \f \n \r \t
-  // \v), octal (\0, \101: one to three octal digits) and hexadecimal (\x41:
-  // as many hex digits as follow), each one byte: a value above 255 is an
-  // error, as in C.
+  // "text" with C's escapes (frontend/escapes.h), each one byte.
   ast::ExprPtr string_literal(KiteParser::StringLitContext *c) {
     Token *t = c->STRING()->getSymbol();
     auto e = ast::make_expr(ast::ExprKind::StringLit, loc(c));
     std::string text = input_.token_text(t);
+    std::string_view body(text.data(), text.size() - 1);  // up to the closing quote
     std::string out;
-    size_t end = text.size() - 1;  // the closing quote
-    for (size_t i = 1; i < end; ++i) {
-      if (text[i] != '\\') {
-        out += text[i];
+    for (size_t i = 1; i < body.size();) {
+      if (body[i] != '\\') {
+        out += body[i++];
         continue;
       }
-      SourceLoc at = input_.loc_of(t);
-      at.col += int(i);
-      char esc = text[++i];
-      switch (esc) {
-        case 'n':
-          out += '\n';
-          break;
-        case 't':
-          out += '\t';
-          break;
-        case 'r':
-          out += '\r';
-          break;
-        case '\\':
-          out += '\\';
-          break;
-        case '"':
-          out += '"';
-          break;
-        case '\'':
-          out += '\'';
-          break;
-        case '?':
-          out += '?';
-          break;
-        case 'a':
-          out += '\a';
-          break;
-        case 'b':
-          out += '\b';
-          break;
-        case 'f':
-          out += '\f';
-          break;
-        case 'v':
-          out += '\v';
-          break;
-        case '0':
-        case '1':
-        case '2':
-        case '3':
-        case '4':
-        case '5':
-        case '6':
-        case '7': {
-          unsigned value = unsigned(esc - '0');
-          for (int digits = 1;
-               digits < 3 && i + 1 < end && text[i + 1] >= '0' && text[i + 1] <= '7'; ++digits)
-            value = value * 8 + unsigned(text[++i] - '0');
-          if (value > 0xff)
-            diags_.error(at, "octal escape sequence out of range (at most \\377)");
-          else
-            out += char(value);
-          break;
-        }
-        case 'x': {
-          unsigned value = 0;
-          int digits = 0;
-          while (i + 1 < end && std::isxdigit(uint8_t(text[i + 1]))) {
-            char h = text[++i];
-            value =
-                std::min(value * 16 + unsigned(h <= '9' ? h - '0' : (h | 0x20) - 'a' + 10), 0x100u);
-            ++digits;
-          }
-          if (digits == 0)
-            diags_.error(at, "\\x used with no following hex digits");
-          else if (value > 0xff)
-            diags_.error(at, "hex escape sequence out of range (at most \\xff)");
-          else
-            out += char(value);
-          break;
-        }
-        default:
-          if (uint8_t(esc) >= 0x20 && uint8_t(esc) < 0x7f)
-            diags_.error(at, "unknown escape sequence '\\{}'", esc);
-          else
-            diags_.error(at, "unknown escape sequence");
+      Escape esc = read_escape(body, i + 1);
+      if (esc.value >= 0) {
+        out += char(esc.value);
+      } else {
+        SourceLoc at = input_.loc_of(t);
+        at.col += int(i);
+        diags_.error(at, esc.error);
       }
+      i = esc.end;
     }
     e->text = std::move(out);
     return e;

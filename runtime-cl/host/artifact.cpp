@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "frontend/ast.h"
+#include "frontend/escapes.h"
 #include "host/cl.h"
 
 namespace kite::host {
@@ -156,21 +157,6 @@ class Parser {
     return true;
   }
 
-  static int hex_digit(char c) {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-  }
-
-  // The character a one-letter escape such as \n stands for, or 0.
-  static char simple_escape(char e) {
-    static const char kFrom[] = "ntrabfv\\\"'?";
-    static const char kTo[] = "\n\t\r\a\b\f\v\\\"'?";
-    const char *p = e ? std::strchr(kFrom, e) : nullptr;
-    return p ? kTo[p - kFrom] : 0;
-  }
-
   // A C-escaped string literal in double quotes, and nothing after it.
   std::string unescape(std::string_view s) const {
     if (s.size() < 2 || s.front() != '"') fail("expected 'string <index> \"text\"'");
@@ -185,32 +171,10 @@ class Parser {
         continue;
       }
       if (i >= s.size()) fail("unterminated string literal");
-      char e = s[i++];
-      if (char simple = simple_escape(e)) {
-        out += simple;
-        continue;
-      }
-      switch (e) {
-        case 'x': {
-          int value = 0, digits = 0;
-          while (i < s.size() && hex_digit(s[i]) >= 0 && digits < 2) {
-            value = value * 16 + hex_digit(s[i++]);
-            ++digits;
-          }
-          if (digits == 0) fail("bad \\x escape in string literal");
-          out += static_cast<char>(value);
-          break;
-        }
-        default: {
-          if (e < '0' || e > '7') fail(fmt::format("unknown escape '\\{}' in string literal", e));
-          int value = e - '0', digits = 1;
-          while (i < s.size() && s[i] >= '0' && s[i] <= '7' && digits < 3) {
-            value = value * 8 + (s[i++] - '0');
-            ++digits;
-          }
-          out += static_cast<char>(value);
-        }
-      }
+      Escape e = read_escape(s, i);  // as Kite reads its string literals
+      if (e.value < 0) fail(e.error + " in string literal");
+      out += char(e.value);
+      i = e.end;
     }
     if (i != s.size()) fail("text after the string literal");
     return out;
