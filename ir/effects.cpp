@@ -3,6 +3,7 @@
 #include "ir/effects.h"
 
 #include <algorithm>
+#include <set>
 
 #include "frontend/builtins.h"
 
@@ -76,24 +77,131 @@ void for_each_written(const anf::Stmt &st, Element element,
     if (element == Element::AsVariable || v != st.elem_var) fn(v);
 }
 
+namespace {
+
+// The variable e is reached through (reached_through); with `closure` (an
+// anonymous task's declaration), a field of its closure stands for the
+// variable it captured, its maker's.
+const ast::VarDecl *reached(const ast::Expr &e, const ast::TaskDecl *closure) {
+  const ast::Expr *x = &e;
+  for (; x->kind == ast::ExprKind::Field || x->kind == ast::ExprKind::Index;
+       x = x->children[0].get())
+    if (closure && closure->env && x->kind == ast::ExprKind::Field &&
+        x->children[0]->kind == ast::ExprKind::Name && x->children[0]->var == closure->env)
+      return closure->captures[size_t(x->field - 1)];
+  return x->kind == ast::ExprKind::Name ? x->var : nullptr;
+}
+
+// Calls fn on what v stands for as a loop's element in `task`: the variable
+// its collection is reached through, and in turn what that stands for. A
+// variable of another task (one `closure` captured) stands for nothing here.
+void collections(const anf::Task &task, const ast::VarDecl *v, const ast::TaskDecl *closure,
+                 const std::function<void(const ast::VarDecl *)> &fn) {
+  while (v && size_t(v->id) < task.vars.size() && task.vars[size_t(v->id)] == v) {
+    const anf::Stmt *loop = task.loop_of[size_t(v->id)];
+    if (!loop || loop->elem_var != v) break;
+    v = reached(*loop->expr, closure);
+    if (v) fn(v);
+  }
+}
+
+}  // namespace
+
+const ast::VarDecl *reached_through(const ast::Expr &e) { return reached(e, nullptr); }
+
 std::vector<int> element_collections(const anf::Task &task, int var, Collection collection) {
   std::vector<int> out;
-  for (const anf::Stmt *loop = task.loop_of[size_t(var)]; loop && loop->elem_var->id == var;
-       loop = task.loop_of[size_t(var)]) {
-    const ast::Expr *root = loop->expr.get();
-    switch (collection) {
-      case Collection::Reached:
-        while (root->kind == ast::ExprKind::Field || root->kind == ast::ExprKind::Index)
-          root = root->children[0].get();
-        break;
-      case Collection::Named:
-        break;
+  if (collection == Collection::Named) {
+    for (const anf::Stmt *loop = task.loop_of[size_t(var)]; loop && loop->elem_var->id == var;
+         loop = task.loop_of[size_t(var)]) {
+      const ast::Expr *root = loop->expr.get();
+      if (root->kind != ast::ExprKind::Name || !root->var) break;
+      var = root->var->id;
+      out.push_back(var);
     }
-    if (root->kind != ast::ExprKind::Name || !root->var) break;
-    var = root->var->id;
-    out.push_back(var);
+    return out;
   }
+  collections(task, task.vars[size_t(var)], nullptr,
+              [&](const ast::VarDecl *v) { out.push_back(v->id); });
   return out;
+}
+
+namespace {
+
+// The fixed point of written_through: each task's statements, again while
+// a task's parameter joins the set.
+class WrittenThrough : public anf::Visitor {
+ public:
+  explicit WrittenThrough(const anf::Program &p) : p_(p) {}
+
+  std::set<const ast::VarDecl *> run() {
+    do {
+      changed_ = false;
+      for (const anf::Task &t : p_.tasks) {
+        task_ = &t;
+        visit(t.body);
+      }
+    } while (changed_);
+    return written_;
+  }
+
+ private:
+  void add(const ast::VarDecl *v) {
+    if (v && written_.insert(v).second) changed_ = true;
+  }
+  // Writing through e: the variable it is reached through.
+  void through(const ast::Expr &e) { add(reached(e, task_->decl.get())); }
+  // Assigning v as a whole writes nothing through it, but assigning a loop's
+  // element writes its collection.
+  void element(const ast::VarDecl *v) {
+    if (const anf::Stmt *loop = v ? task_->element_of(v) : nullptr; loop && loop->elem_var == v)
+      through(*loop->expr);
+  }
+
+  using anf::Visitor::visit;
+  void visit(const anf::Stmt &s) override {
+    if (s.kind == anf::StmtKind::Set) {
+      const ast::Expr &t = *s.target;
+      if (t.kind == ast::ExprKind::Name)
+        element(t.var);
+      else
+        through(t);
+    }
+    anf::Visitor::visit(s);
+  }
+
+  void visit(const ast::Expr &e) override {
+    anf::Visitor::visit(e);
+    if (e.kind != ast::ExprKind::Call) return;
+    const ast::Expr &callee = *e.children[0];
+    if (const BuiltinInfo *b = called_builtin(e)) {
+      if (b->writes && e.children.size() > 1) through(*e.children[1]);
+      return;
+    }
+    // A named task writes what its parameter writes; a task value may
+    // write anything it is given.
+    const ast::TaskDecl *task = callee.kind == ast::ExprKind::Name ? callee.task : nullptr;
+    for (size_t i = 1; i < e.children.size(); ++i) {
+      // Only a heap value given is shared with the callee.
+      const ast::Expr &arg = *e.children[i];
+      if (!arg.type) continue;
+      TypeKind k = arg.type->forced()->kind;
+      if (k != TypeKind::Array && k != TypeKind::Struct && k != TypeKind::Tuple) continue;
+      if (!task || i - 1 >= task->param_vars.size() || written_.count(task->param_vars[i - 1]))
+        through(arg);
+    }
+  }
+
+  const anf::Program &p_;
+  const anf::Task *task_ = nullptr;
+  std::set<const ast::VarDecl *> written_;
+  bool changed_ = false;
+};
+
+}  // namespace
+
+std::set<const ast::VarDecl *> written_through(const anf::Program &program) {
+  return WrittenThrough(program).run();
 }
 
 bool only_computes(const ast::Expr &e, const std::function<bool(const ast::Expr &)> &name_ok) {

@@ -3,14 +3,16 @@
 // one answer every pass asks, from "does this expression only compute?"
 // (leaf_calls, sink) to "may it run in another order, or in a kernel?"
 // (reductions, kernels, fast_clones), "what does this statement assign?"
-// (vars, the backend's plan) and "what does writing this element write?"
-// (ntg's edges, -Wunordered-read). Each pass reads the fields it cares
-// about; where two passes want different answers, an option of the query
-// names the difference and says why. Built-ins answer from their table
-// (frontend/builtins.h).
+// (vars, the backend's plan, local_arrays), "what does writing this element
+// write?" (ntg's edges, -Wunordered-read) and "what may the program write
+// through this variable?" (-Wunordered-read). Each pass reads the fields it
+// cares about; where two passes want different answers, an option of the
+// query names the difference and says why. Built-ins answer from their
+// table (frontend/builtins.h).
 #pragma once
 
 #include <functional>
+#include <set>
 #include <vector>
 
 #include "frontend/ast.h"
@@ -74,6 +76,14 @@ enum class Element {
 void for_each_written(const anf::Stmt &st, Element element,
                       const std::function<void(const ast::VarDecl *)> &fn);
 
+// The variable expression e is reached through by fields and indices: `a`
+// of `a`, `a[i]`, `p.items[i]`; null when it starts from anything else. It
+// is what writing through e writes (an assignment's target, an atomic's
+// element, a heap value given to a task): Figure 7's flvs (ir/ntg), a
+// loop's collection (element_collections) and the program's writes
+// (written_through).
+const ast::VarDecl *reached_through(const ast::Expr &e);
+
 // Which collections a loop's element stands for.
 enum class Collection {
   // The variable its collection is reached through, by fields and indices
@@ -92,5 +102,18 @@ enum class Collection {
 // in turn those of an enclosing loop's element that collection is reached
 // through; none when `var` is no loop's element.
 std::vector<int> element_collections(const anf::Task &task, int var, Collection collection);
+
+// The variables, of every task, whose heap value (array, struct, tuple) the
+// program may write through: an assignment to an element or a field
+// (`a[i] <- e`, `r.f <- e`) or to a loop's element, an atomic built-in's
+// element, and a heap value given to a task that writes its parameter, or
+// to a task value (which may write anything it is given). Each such write
+// writes the variable its expression is reached through (reached_through);
+// assigning a loop's element writes the variable its collection is reached
+// through. In an anonymous task a field of its closure stands
+// for the variable it captured (ir/closures.h): what the task writes, its
+// maker's variable holds. Whether a task writes its parameter depends on
+// the tasks it calls, so the answer is a fixed point over the program.
+std::set<const ast::VarDecl *> written_through(const anf::Program &program);
 
 }  // namespace kite::effects

@@ -12,7 +12,6 @@
 #include <string>
 #include <utility>
 
-#include "frontend/builtins.h"
 #include "ir/effects.h"
 
 namespace kite {
@@ -34,85 +33,6 @@ bool is_heap(const VarDecl *v) {
   return k == TypeKind::Array || k == TypeKind::Struct || k == TypeKind::Union ||
          k == TypeKind::Tuple;
 }
-
-// The variable an assignment target or an atomic's argument writes
-// through: `a` of `a[i]`, `a[i][j]`, `r.f`. In an anonymous task, a field
-// of its closure stands for the variable it captured (ir/closures.h): what
-// the task writes, its maker's variable holds.
-const VarDecl *root(const Expr &e, const TaskDecl &task) {
-  if (e.kind == ExprKind::Name) return e.var;
-  if (e.kind == ExprKind::Field && task.env && e.children[0]->kind == ExprKind::Name &&
-      e.children[0]->var == task.env)
-    return task.captures[size_t(e.field - 1)];
-  if ((e.kind == ExprKind::Index || e.kind == ExprKind::Field) && e.children[0])
-    return root(*e.children[0], task);
-  return nullptr;
-}
-
-// The variables whose heap value (array, struct) the program may write
-// through: `a[i] <- e`, a loop's element, atomic_add(a[i], ...), or a call
-// of a task whose parameter does (a task value: any it is given).
-class Writes : public anf::Visitor {
- public:
-  explicit Writes(const anf::Program &p) : p_(p) {}
-
-  std::set<const VarDecl *> run() {
-    do {
-      changed_ = false;
-      for (const anf::Task &t : p_.tasks) {
-        task_ = &t;
-        visit(t.body);
-      }
-    } while (changed_);
-    return written_;
-  }
-
- private:
-  void add(const VarDecl *v) {
-    if (v && written_.insert(v).second) changed_ = true;
-  }
-
-  using anf::Visitor::visit;
-  void visit(const Stmt &s) override {
-    if (s.kind == StmtKind::Set) {
-      const Expr &t = *s.target;
-      if (t.kind != ExprKind::Name) {
-        add(root(t, *task_->decl));
-      } else if (const Stmt *loop = t.var ? task_->element_of(t.var) : nullptr;
-                 loop && loop->elem_var == t.var) {
-        add(root(*loop->expr, *task_->decl));  // assigning a loop's element writes its collection
-      }
-    }
-    anf::Visitor::visit(s);
-  }
-
-  void visit(const Expr &e) override {
-    anf::Visitor::visit(e);
-    if (e.kind != ExprKind::Call) return;
-    const Expr &callee = *e.children[0];
-    if (const BuiltinInfo *b = called_builtin(e)) {
-      if (b->writes && e.children.size() > 1) add(root(*e.children[1], *task_->decl));
-      return;
-    }
-    // A named task writes what its parameter writes; a task value may
-    // write anything it is given.
-    const TaskDecl *task = callee.kind == ExprKind::Name ? callee.task : nullptr;
-    for (size_t i = 1; i < e.children.size(); ++i) {
-      // Only a heap value given is shared with the callee.
-      const Expr &arg = *e.children[i];
-      if (!arg.type) continue;
-      TypeKind k = arg.type->forced()->kind;
-      if (k != TypeKind::Array && k != TypeKind::Struct && k != TypeKind::Tuple) continue;
-      if (!task || i - 1 >= task->param_vars.size() || written_.count(task->param_vars[i - 1]))
-        add(root(arg, *task_->decl));
-    }
-  }
-
-  const anf::Program &p_;
-  const anf::Task *task_ = nullptr;
-  std::set<const VarDecl *> written_;
-  bool changed_ = false;
-};
 
 const char *kind_name(const VarDecl *v) {
   switch (v->type->forced()->kind) {
@@ -140,7 +60,8 @@ const char *kind_name(const VarDecl *v) {
 }
 
 // The heap values node n (its nested graphs included) gives to task calls that
-// may write them, each with the call's statement.
+// may write them, each with the call's statement. `written`, here and
+// below, is what the program writes through (effects::written_through).
 void given(const ntg::Node &n, const std::set<const VarDecl *> &written,
            std::vector<std::pair<const VarDecl *, const Stmt *>> &out) {
   if (n.spawns)
@@ -657,7 +578,7 @@ class Unordered {
 
 void warn_unordered_reads(const ntg::Program &program, Diagnostics &diags) {
   if (!diags.enabled(Warning::UnorderedRead)) return;
-  std::set<const VarDecl *> written = Writes(*program.anf).run();
+  std::set<const VarDecl *> written = effects::written_through(*program.anf);
   Unordered u(written, diags);
   for (auto &tg : program.tasks)
     if (tg.task->decl->loc.in_program()) u.task(program, tg);

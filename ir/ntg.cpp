@@ -61,29 +61,29 @@ void free_vars(const Expr &e, std::set<int> &out) {
 
 namespace {
 
-// Figure 7: the variables an assignment to `l` determines, and those that
-// determine it.
-std::pair<std::set<int>, std::set<int>> flvs(const Expr &l) {
-  if (l.kind == ExprKind::Name) {
-    if (l.var) return {{l.var->id}, {}};
-    return {{}, {}};
-  }
+// The variables that determine an assignment to `l` (Figure 7's flvs):
+// those of its indices and of the values whose fields it selects.
+void determining(const Expr &l, std::set<int> &out) {
+  if (l.kind == ExprKind::Name) return;
   if (l.kind == ExprKind::Field) {
-    auto [determined, determining] = flvs(*l.children[0]);
-    std::set<int> fv;
-    free_vars(*l.children[0], fv);
-    return {determined, fv};
+    free_vars(*l.children[0], out);
+  } else if (l.kind == ExprKind::Index) {
+    determining(*l.children[0], out);
+    free_vars(*l.children[1], out);
+  } else {
+    // Any other expression determines nothing; reading it depends on its
+    // free variables.
+    free_vars(l, out);
   }
-  if (l.kind == ExprKind::Index) {
-    auto [determined, determining] = flvs(*l.children[0]);
-    free_vars(*l.children[1], determining);
-    return {determined, determining};
-  }
-  // Any other expression determines nothing; reading it depends on its
-  // free variables.
-  std::set<int> fv;
-  free_vars(l, fv);
-  return {{}, fv};
+}
+
+// Figure 7: the variables an assignment to `l` determines (the one it is
+// reached through, effects::reached_through), and those that determine it.
+std::pair<std::set<int>, std::set<int>> flvs(const Expr &l) {
+  std::set<int> determined, determining_l;
+  if (const ast::VarDecl *v = effects::reached_through(l)) determined.insert(v->id);
+  determining(l, determining_l);
+  return {determined, determining_l};
 }
 
 // What the atomic built-ins in `e` determine and what determines that:
