@@ -109,18 +109,8 @@ void collections(const anf::Task &task, const ast::VarDecl *v, const ast::TaskDe
 
 const ast::VarDecl *reached_through(const ast::Expr &e) { return reached(e, nullptr); }
 
-std::vector<int> element_collections(const anf::Task &task, int var, Collection collection) {
+std::vector<int> element_collections(const anf::Task &task, int var) {
   std::vector<int> out;
-  if (collection == Collection::Named) {
-    for (const anf::Stmt *loop = task.loop_of[size_t(var)]; loop && loop->elem_var->id == var;
-         loop = task.loop_of[size_t(var)]) {
-      const ast::Expr *root = loop->expr.get();
-      if (root->kind != ast::ExprKind::Name || !root->var) break;
-      var = root->var->id;
-      out.push_back(var);
-    }
-    return out;
-  }
   collections(task, task.vars[size_t(var)], nullptr,
               [&](const ast::VarDecl *v) { out.push_back(v->id); });
   return out;
@@ -149,18 +139,22 @@ class WrittenThrough : public anf::Visitor {
   void add(const ast::VarDecl *v) {
     if (v && written_.insert(v).second) changed_ = true;
   }
-  // Writing through e: the variable it is reached through.
-  void through(const ast::Expr &e) { add(reached(e, task_->decl.get())); }
-  // Assigning v as a whole writes nothing through it, but assigning a loop's
-  // element writes its collection.
+  // Writing through e: the variable it is reached through, and what that
+  // stands for as a loop's element.
+  void through(const ast::Expr &e) {
+    const ast::VarDecl *v = reached(e, task_->decl.get());
+    add(v);
+    element(v);
+  }
+  // Assigning v as a whole writes nothing through it, but a loop's element
+  // stands for its collection.
   void element(const ast::VarDecl *v) {
-    if (const anf::Stmt *loop = v ? task_->element_of(v) : nullptr; loop && loop->elem_var == v)
-      through(*loop->expr);
+    collections(*task_, v, task_->decl.get(), [&](const ast::VarDecl *c) { add(c); });
   }
 
   using anf::Visitor::visit;
   void visit(const anf::Stmt &s) override {
-    if (s.kind == anf::StmtKind::Set) {
+    if (s.target) {  // a Set's or a Call's
       const ast::Expr &t = *s.target;
       if (t.kind == ast::ExprKind::Name)
         element(t.var);

@@ -84,33 +84,26 @@ void for_each_written(const anf::Stmt &st, Element element,
 // (written_through).
 const ast::VarDecl *reached_through(const ast::Expr &e);
 
-// Which collections a loop's element stands for.
-enum class Collection {
-  // The variable its collection is reached through, by fields and indices
-  // (Figure 7's flvs: `a` for `for (x = a)`, `p` for `for (x = p.items)`).
-  // The task graphs' edges (ntg's link): writing the element writes that
-  // variable's heap value, so it orders as `p.items[i] <- e` would.
-  Reached,
-  // Only a collection that is a variable (`a` for `for (x = a)`).
-  // -Wunordered-read's writes through second names (ir/lint), which track
-  // the values variables hold as a whole (`b = a`), not those of fields.
-  Named,
-};
-
 // The variables the loop element with id `var` of `task` stands for when a
-// statement writes or reads it: its collection's as `collection` says, and
-// in turn those of an enclosing loop's element that collection is reached
-// through; none when `var` is no loop's element.
-std::vector<int> element_collections(const anf::Task &task, int var, Collection collection);
+// statement writes or reads it: the variable its collection is reached
+// through (Figure 7's flvs: `a` for `for (x = a)`, `p` for `for (x =
+// p.items)`, `m` for `for (x = m[0][j])`), and in turn what that variable
+// stands for when it is an enclosing loop's element; none when `var` is no
+// loop's element.
+// Writing the element writes that variable's heap value, so it orders as
+// `p.items[i] <- e` would: the task graphs' edges (ntg's link) and
+// -Wunordered-read's writes through second names (ir/lint) ask this.
+std::vector<int> element_collections(const anf::Task &task, int var);
 
 // The variables, of every task, whose heap value (array, struct, tuple) the
 // program may write through: an assignment to an element or a field
 // (`a[i] <- e`, `r.f <- e`) or to a loop's element, an atomic built-in's
 // element, and a heap value given to a task that writes its parameter, or
 // to a task value (which may write anything it is given). Each such write
-// writes the variable its expression is reached through (reached_through);
-// assigning a loop's element writes the variable its collection is reached
-// through. In an anonymous task a field of its closure stands
+// writes the variable its expression is reached through (reached_through)
+// and, when that is a loop's element, what the element stands for
+// (element_collections): assigning the element writes those alone. In an
+// anonymous task a field of its closure stands
 // for the variable it captured (ir/closures.h): what the task writes, its
 // maker's variable holds. Whether a task writes its parameter depends on
 // the tasks it calls, so the answer is a fixed point over the program.

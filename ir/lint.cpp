@@ -558,7 +558,7 @@ class Unordered {
     };
     for (int id : n.dep.y) {
       add(id);
-      for (int c : effects::element_collections(*task_, id, effects::Collection::Named)) add(c);
+      for (int c : effects::element_collections(*task_, id)) add(c);
     }
     return out;
   }

@@ -101,13 +101,13 @@ void atomic_writes(const Expr &e, std::set<int> &determined, std::set<int> &dete
 }
 
 // `vars` and, for each loop element among them, the variables its loop's
-// collection is reached through (effects::Collection::Reached). Writing the
+// collection is reached through (effects::element_collections). Writing the
 // element writes the array and reading it reads the array, so the element
 // orders with the statements that name the array, as `a[i]` does.
 std::set<int> with_collections(const anf::Task &task, const std::set<int> &vars) {
   std::set<int> out = vars;
   for (int v : vars)
-    for (int c : effects::element_collections(task, v, effects::Collection::Reached)) out.insert(c);
+    for (int c : effects::element_collections(task, v)) out.insert(c);
   return out;
 }
 

@@ -120,21 +120,18 @@ TEST_CASE("a loop's element stands for the variable its collection is reached th
   Compiled c;
   const anf::Task &main = c.main();
   const anf::Stmt &loop = *main.body[5], &rows = *main.body[6];
-  auto collections = [&](const anf::Stmt &l, effects::Collection how) {
+  auto collections = [&](const anf::Stmt &l) {
     std::vector<std::string> out;
-    for (int id : effects::element_collections(main, l.elem_var->id, how))
+    for (int id : effects::element_collections(main, l.elem_var->id))
       out.push_back(main.vars[size_t(id)]->name);
     return out;
   };
-  // for (x = a[i]): a, either way.
-  CHECK(collections(loop, effects::Collection::Reached) == std::vector<std::string>{"a"});
-  CHECK(collections(loop, effects::Collection::Named) == std::vector<std::string>{"a"});
-  // for (y = m[0][j]): m through an index, but no variable is the collection.
-  CHECK(collections(rows, effects::Collection::Reached) == std::vector<std::string>{"m"});
-  CHECK(collections(rows, effects::Collection::Named).empty());
+  // for (x = a[i]): a.
+  CHECK(collections(loop) == std::vector<std::string>{"a"});
+  // for (y = m[0][j]): m, through an index.
+  CHECK(collections(rows) == std::vector<std::string>{"m"});
   // Neither stands for anything but an element.
-  CHECK(
-      effects::element_collections(main, loop.index_var->id, effects::Collection::Reached).empty());
+  CHECK(effects::element_collections(main, loop.index_var->id).empty());
 }
 
 TEST_CASE("what writing through an expression writes: the variable it is reached through") {
@@ -156,6 +153,8 @@ task passes_on(b: array<int>) { set_first(b); }
 task reads(c: array<int>): int { return c[0]; }
 task bumps(d: array<int>): int { return atomic_add(d[0], 1); }
 task elements(e: array<int>) { for (x = e[i]) { x <- i; } }
+task rows(q: array<array<int>>) { for (r = q[i]) { r[0] <- i; } }
+task cells(u: array<array<int>>) { for (r = u[i]) { for (x = r[j]) { x <- j; } } }
 task field(p: box) { p.items[0] <- 2; }
 task gives(f: task<array<int>, unit>, g: array<int>) { f(g); }
 task main(n: int) {
@@ -175,8 +174,9 @@ TEST_CASE("what the program writes through: assignments, atomics, elements, call
   std::set<std::string> written;
   for (const ast::VarDecl *v : effects::written_through(c.anf)) written.insert(v->name);
   // a, and b through set_first's a; not c, which is only read; d by the
-  // atomic; e through its element; p through its field; g, given to a task
-  // value; h, which k captured (the anonymous task writes it through its
-  // closure's field).
-  CHECK(written == std::set<std::string>{"a", "b", "d", "e", "p", "g", "h"});
+  // atomic; e through its element; q through its element r, which r[0] <-
+  // writes, and u through the element r of the element x; p through its
+  // field; g, given to a task value; h, which k captured (the anonymous
+  // task writes it through its closure's field).
+  CHECK(written == std::set<std::string>{"a", "b", "d", "e", "q", "r", "u", "p", "g", "h"});
 }
