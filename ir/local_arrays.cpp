@@ -5,12 +5,21 @@
 
 #include "frontend/builtins.h"
 #include "ir/cps.h"
+#include "ir/effects.h"
 
 namespace kite::cps {
 
 namespace {
 
 // Finds the arrays of a task that never leave it (Task::local_arrays).
+// Whether an array escapes is a question of its own, not one of what an
+// expression does (ir/effects.h): where its name appears, not what
+// evaluating it reads, writes or calls. Any appearance of its name lets the
+// array escape, but as an index's array (`a[i]`, read or written), as a
+// loop's collection and as an argument of a built-in that reads a length or
+// prints (builtins.h): those look at the array without keeping it.
+// Assigning its variable as a whole (what a statement writes, effects.h)
+// lets it escape too: the task would end holding another value there.
 class LocalArrays : public anf::Visitor {
  public:
   std::vector<const ast::VarDecl *> find(const anf::Task &t) {
@@ -29,10 +38,10 @@ class LocalArrays : public anf::Visitor {
     if (st.kind == StmtKind::Let && st.vars.size() == 1 && st.expr &&
         st.expr->kind == ast::ExprKind::New && st.expr->children.size() == 1 && loops_ == 0)
       candidates_.push_back(st.vars[0]);
-    if ((st.kind == StmtKind::Set || st.kind == StmtKind::Call) && st.target &&
-        st.target->kind == ast::ExprKind::Name)
-      escapes_.insert(st.target->var);
-    if (st.target) use(*st.target);
+    if (st.kind != StmtKind::Let)  // a Let declares its variables
+      effects::for_each_written(st, effects::Element::AsCollection,
+                                [&](const ast::VarDecl *v) { escapes_.insert(v); });
+    if (st.target && st.target->kind != ast::ExprKind::Name) use(*st.target);
     bool loop = st.kind == StmtKind::For || st.kind == StmtKind::Map || st.kind == StmtKind::While;
     if (st.expr) {
       if (loop && st.kind != StmtKind::While && st.expr->kind == ast::ExprKind::Name) {
@@ -46,7 +55,7 @@ class LocalArrays : public anf::Visitor {
     loops_ -= loop;
   }
 
-  // Any use of a name other than those below lets the array escape.
+  // Any appearance of a name other than those below lets the array escape.
   void use(const ast::Expr &e) {
     using ast::ExprKind;
     if (e.kind == ExprKind::Name) {
