@@ -89,10 +89,10 @@ const ast::VarDecl *reached_through(const ast::Expr &e);
 // through (Figure 7's flvs: `a` for `for (x = a)`, `p` for `for (x =
 // p.items)`, `m` for `for (x = m[0][j])`), and in turn what that variable
 // stands for when it is an enclosing loop's element; none when `var` is no
-// loop's element.
-// Writing the element writes that variable's heap value, so it orders as
-// `p.items[i] <- e` would: the task graphs' edges (ntg's link) and
-// -Wunordered-read's writes through second names (ir/lint) ask this.
+// loop's element. Writing the element writes that variable's heap value,
+// so it orders as `p.items[i] <- e` would: the task graphs' edges (ntg's
+// link), -Wunordered-read's writes through second names (ir/lint) and
+// written_through ask this.
 std::vector<int> element_collections(const anf::Task &task, int var);
 
 // The variables, of every task, whose heap value (array, struct, tuple) the
@@ -103,10 +103,10 @@ std::vector<int> element_collections(const anf::Task &task, int var);
 // writes the variable its expression is reached through (reached_through)
 // and, when that is a loop's element, what the element stands for
 // (element_collections): assigning the element writes those alone. In an
-// anonymous task a field of its closure stands
-// for the variable it captured (ir/closures.h): what the task writes, its
-// maker's variable holds. Whether a task writes its parameter depends on
-// the tasks it calls, so the answer is a fixed point over the program.
+// anonymous task a field of its closure stands for the variable it
+// captured (ir/closures.h): what the task writes, its maker's variable
+// holds. Whether a task writes its parameter depends on the tasks it calls,
+// so the answer is a fixed point over the program.
 std::set<const ast::VarDecl *> written_through(const anf::Program &program);
 
 }  // namespace kite::effects
