@@ -183,17 +183,34 @@ void Printer::emit_fast_call(const cps::Op &op, const std::vector<std::string> &
   std::string call = fmt::format("kite_fast(c, {}", callee->id);
   for (size_t i = 0; i < size_t(plan_.fast_arity); ++i)
     call += i < args.size() ? ", " + to_bits(callee->param_vars[i]->type, args[i]) : ", 0L";
+  const cps::NodeInfo &info = p_.nodes[op.node];
   line(s, ind, "int done = 0;");
+  // In a direct map, only where the runtime says (KITE_ANSWER_IN_MAPS), as
+  // for a leaf answer: its chunk may count on every call being a task.
   line(s, ind,
-       fmt::format("const long r = kite_fast_now(c, {}) ? {}, &done) : 0L;",
+       fmt::format("const long r = {}kite_fast_now(c, {}) ? {}, &done) : 0L;",
+                   info.direct ? "KITE_ANSWER_IN_MAPS && " : "",
                    p_.tasks[size_t(callee->id)].fast_reads ? 1 : 0, call));
   line(s, ind, "if (done) {");
   line(s, ind + 2, "c->n_fast += 1;");
-  // As a call that returned at once: `own` still holds if nothing of this
-  // record has been queued yet.
-  line(s, ind + 2,
-       fmt::format("{{ int d = {}(c, rec, {}, r, -1, &own); if (d >= 0) {} }}",
-                   signal_function(op.node, -1), op.node, finish_d()));
+  if (info.direct) {
+    // The result goes straight to its element, as a leaf answer's does;
+    // the chunk counts only the calls it spawned.
+    if (info.store) {
+      const Stmt &loop = *element_of(info.store->target->var);
+      const Type *elem = info.store->target->var->type;
+      line(s, ind + 2,
+           fmt::format("{} = {};",
+                       element(elem, slot(loop.coll_var), direct_index_, loop.loc, false),
+                       from_bits(elem, "r")));
+    }
+  } else {
+    // As a call that returned at once: `own` still holds if nothing of
+    // this record has been queued yet.
+    line(s, ind + 2,
+         fmt::format("{{ int d = {}(c, rec, {}, r, -1, &own); if (d >= 0) {} }}",
+                     signal_function(op.node, -1), op.node, finish_d()));
+  }
   line(s, ind, "} else {");
   share_record(op, s, ind + 2);
   emit_call_record(op, args, s, ind + 2);

@@ -131,6 +131,8 @@ std::string Printer::expr(const Expr &e) {
       return fmt::format("{}(kite_field(c, {}, {}, {}, {}), 0)", slot_macro(t),
                          expr(*e.children[0]), e.field, site(e.loc), null_name(e, 0));
     case ExprKind::Index:
+      if (e.children[0]->kind == ExprKind::Name && fast_base_.count(e.children[0]->var))
+        return from_bits(t, "s[" + fast_element(e) + "]");
       return element(t, expr(*e.children[0]), expr(*e.children[1]), e.loc, !proved(e),
                      known_length(*e.children[0]));
     case ExprKind::Range:
@@ -235,6 +237,8 @@ std::string Printer::builtin_call(const Expr &e, const Type *t) {
     case Builtin::hash_:
       return fmt::format("kite_hash({})", arg(0));
     case Builtin::length_:
+      if (e.children[1]->kind == ExprKind::Name && fast_base_.count(e.children[1]->var))
+        return fmt::format("((int)s[{}])", fast_base_.at(e.children[1]->var));
       return e.children[1]->type->forced()->kind == TypeKind::Range
                  ? fmt::format("kite_range_length({})", arg(0))
                  : fmt::format("kite_length(c, {})", arg(0));

@@ -9,10 +9,14 @@
 // variables as raw bits, by id. The switch over places reaches into the
 // middle of `if`s, `case`s and `while`s (their code is printed once,
 // structured, with a case label after each call), so no variable lives in
-// C across a call. It returns the task's result as raw bits with done = 1,
-// or done = 0 where it stopped half way: its stack full (kite_fast_full),
-// or the runtime saying stop (kite_fast_stop, every KITE_FAST_CHECK + 1
-// calls). It writes nothing but its stack, so the call then becomes a
+// C across a call. A task's local arrays (cps::Task::local_arrays) are
+// made on the stack above its frame (fast_new): the length, then an
+// element per long; a return pops them with the frame, and a `map` over
+// one runs as a loop in order (fast_loop). It returns the task's result
+// as raw bits with done = 1, or done = 0 where it stopped half way: its
+// stack full (kite_fast_full; an array too large for it too), or the
+// runtime saying stop (kite_fast_stop, every KITE_FAST_CHECK + 1 calls).
+// It writes nothing but its stack, so the call then becomes a
 // task and nothing is done twice that anyone could see. (Its errors are
 // reported at once, and a second report of one is not made.)
 #include <fmt/format.h>
@@ -42,7 +46,7 @@ void Printer::emit_fast(std::ostream &out) {
   s << "long kite_fast(kite_ctx *c, int task";
   for (int i = 0; i < plan_.fast_arity; ++i) s << ", long a" << i;
   s << ", int *done) {\n";
-  s << "  long s[KITE_FAST_WORDS];\n  int fp = 0, sp = 0;\n  long rv = 0;\n  uint calls = 0;\n";
+  s << "  long s[KITE_FAST_WORDS + 1];\n  int fp = 0, sp = 0;\n  long rv = 0;\n  uint calls = 0;\n";
   s << "  switch (task) {\n";
   for (size_t t = 0; t < p_.tasks.size(); ++t) {
     if (!p_.tasks[t].fast) continue;
@@ -62,6 +66,7 @@ void Printer::emit_fast(std::ostream &out) {
     task_ = int(t);
     std::map<const VarDecl *, std::string> saved = at_;
     for (const VarDecl *v : task.vars) at_[v] = from_bits(v->type, frame_slot(v));
+    for (const VarDecl *a : p_.tasks[t].local_arrays) fast_base_[a] = "(int)" + frame_slot(a);
     fast_resume_ = 0;
     s << fmt::format("  case {}: {{ /* task {} */\n", place(t, 0), task.decl->name);
     fast_stmts(task.body, s, 4);
@@ -69,6 +74,8 @@ void Printer::emit_fast(std::ostream &out) {
     fast_return(s, 4);
     s << "  }\n";
     at_ = saved;
+    fast_base_.clear();
+    fast_elem_.clear();
   }
   s << "  }\n  return 0L;\n}\n\n";
   out << s.str();
@@ -81,15 +88,29 @@ void Printer::fast_stmts(const StmtList &list, std::ostream &s, int ind) {
 void Printer::fast_stmt(const Stmt &st, std::ostream &s, int ind) {
   switch (st.kind) {
     case StmtKind::Let:
+      if (st.vars.size() == 1 && fast_base_.count(st.vars[0])) {
+        fast_new(st, s, ind);
+        return;
+      }
       for (const VarDecl *v : st.vars)
         line(s, ind,
              frame_slot(v) + " = " + (st.expr ? to_bits(v->type, expr(*st.expr)) : "0L") + ";");
       return;
-    case StmtKind::Set:
-      line(
-          s, ind,
-          frame_slot(st.target->var) + " = " + to_bits(st.target->var->type, expr(*st.expr)) + ";");
+    case StmtKind::Set: {
+      const Expr &target = *st.target;
+      if (target.kind == ExprKind::Index) {
+        // The value first, then the element's place, as the task form does.
+        line(s, ind,
+             fmt::format("{{ const long v = {}; s[{}] = v; }}",
+                         to_bits(target.type->forced(), expr(*st.expr)), fast_element(target)));
+        return;
+      }
+      auto elem = fast_elem_.find(target.var);
+      line(s, ind,
+           (elem != fast_elem_.end() ? elem->second : frame_slot(target.var)) + " = " +
+               to_bits(target.var->type, expr(*st.expr)) + ";");
       return;
+    }
     case StmtKind::Return:
       line(s, ind,
            "rv = " + (st.expr ? to_bits(st.expr->type->forced(), expr(*st.expr)) : "0L") + ";");
@@ -113,13 +134,59 @@ void Printer::fast_stmt(const Stmt &st, std::ostream &s, int ind) {
     case StmtKind::Call:
       fast_call(st, s, ind);
       return;
-    case StmtKind::Do:
-    case StmtKind::Then:
     case StmtKind::For:
     case StmtKind::Map:
+      fast_loop(st, s, ind);
+      return;
+    case StmtKind::Do:
+    case StmtKind::Then:
       break;  // never in a sequential form (ir/fast_clones.h)
   }
   internal_error("statement kind in a sequential form");
+}
+
+// A local array (cps::Task::local_arrays), made on the form's stack above
+// its frame: its length, then an element per long, as raw bits, zeroed as
+// the heap's are. It goes when the frame is popped. One that does not fit
+// (or a negative length, which the task form reports) stops the form as a
+// full stack does, and the call becomes a task.
+void Printer::fast_new(const Stmt &st, std::ostream &s, int ind) {
+  const VarDecl *a = st.vars[0];
+  line(s, ind, fmt::format("{{ /* {} */", anf::to_kite(st)));
+  line(s, ind + 2, fmt::format("const int n = {};", expr(*st.expr->children[0])));
+  line(s, ind + 2, "if (n < 0 || sp + 1 + n > KITE_FAST_WORDS) return kite_fast_full(c);");
+  line(s, ind + 2, "s[sp] = (long)n;");
+  line(s, ind + 2, "for (int k = 1; k <= n; ++k) s[sp + k] = 0L;");
+  line(s, ind + 2, fmt::format("{} = (long)sp; sp += 1 + n;", frame_slot(a)));
+  line(s, ind, "}");
+}
+
+// A `for` or `map` over a local array, in order: its collection's place
+// and its index live in the frame, so that a call in its body resumes in
+// the middle of the loop.
+void Printer::fast_loop(const Stmt &st, std::ostream &s, int ind) {
+  const VarDecl *coll = st.coll_var, *index = st.index_var, *elem = st.elem_var;
+  line(s, ind, fmt::format("/* {} */", anf::to_kite(st)));
+  line(s, ind, fmt::format("{} = {};", frame_slot(coll), frame_slot(st.expr->var)));
+  line(s, ind, fmt::format("{} = 0L;", frame_slot(index)));
+  const std::string base = "(int)" + frame_slot(coll);
+  const std::string i = "(int)" + frame_slot(index);
+  fast_base_[coll] = base;
+  fast_elem_[elem] = fmt::format("s[{} + 1 + {}]", base, i);
+  at_[elem] = from_bits(elem->type, fast_elem_[elem]);
+  line(s, ind, fmt::format("while ({} < (int)s[{}]) {{", i, base));
+  fast_stmts(st.body, s, ind + 2);
+  line(s, ind + 2, fmt::format("{} += 1L;", frame_slot(index)));
+  line(s, ind, "}");
+}
+
+// The place on the form's stack of element `index` of a local array,
+// checked against its length; a bad index is reported at the task form's
+// site, and the place is then the stack's spare long.
+std::string Printer::fast_element(const Expr &index) {
+  const std::string &base = fast_base_.at(index.children[0]->var);
+  return fmt::format("kite_fast_at(c, {}, (int)s[{}], {}, {})", base, base,
+                     expr(*index.children[1]), site(index.loc));
 }
 
 // An if per branch, not a switch: a switch's case labels would hide the

@@ -121,6 +121,9 @@ class Printer {
   void fast_call(const Stmt &st, std::ostream &s, int ind);
   void fast_case(const Stmt &st, std::ostream &s, int ind);
   void fast_return(std::ostream &s, int ind);
+  void fast_new(const Stmt &st, std::ostream &s, int ind);
+  void fast_loop(const Stmt &st, std::ostream &s, int ind);
+  std::string fast_element(const Expr &index);
 
   // print_maps.cpp
   void emit_map(const cps::Op &op, std::ostream &s, int ind);
@@ -174,7 +177,12 @@ class Printer {
   std::map<const VarDecl *, std::string> at_;  // a loop variable's value in a bounds proof;
                                                // a variable's slot in a sequential form
   int fast_resume_ = 0;  // resume points so far in the sequential form being printed
-  int loop_depth_ = 0;   // loops that call no task around the code being emitted
+  // In a sequential form: the local arrays it keeps on its stack (and the
+  // collections of loops over them), each as the C expression of its place
+  // there; and the elements of loops over them, as lvalues of raw bits.
+  std::map<const VarDecl *, std::string> fast_base_;
+  std::map<const VarDecl *, std::string> fast_elem_;
+  int loop_depth_ = 0;  // loops that call no task around the code being emitted
   int helper_count_ = 0;
   // The C type of a closure's task id: only the kind matters here.
   const Type long_t_storage_{TypeKind::Long};

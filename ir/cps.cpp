@@ -385,7 +385,7 @@ bool fast_at_call(const Program &p, const Op &op) {
   int t = callee(op);
   if (t < 0 || op.node < 0 || !p.tasks[size_t(t)].fast || op.tail) return false;
   const NodeInfo &info = p.nodes[size_t(op.node)];
-  return info.detached_from < 0 && !info.direct;
+  return info.detached_from < 0;
 }
 
 Program lower(const ntg::Program &graphs) {

@@ -191,8 +191,8 @@ int callee(const Op &op);
 bool answered_at_call(const Program &p, const Op &op);
 // Whether a Spawn may run its callee's sequential form where it stands
 // (ir/fast_clones.h): the callee has one, and the call is neither a tail
-// call, nor detached from its loop, nor a direct map's (whose results go
-// straight to elements).
+// call nor detached from its loop. (A direct map's call stores the form's
+// result straight to its element, as it does a leaf answer.)
 bool fast_at_call(const Program &p, const Op &op);
 void dump(const Program &p, std::ostream &out);
 

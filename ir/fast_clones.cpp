@@ -2,6 +2,8 @@
 // (fast_clones.h).
 #include "ir/fast_clones.h"
 
+#include <set>
+
 #include "ir/effects.h"
 
 namespace kite::fast_clones {
@@ -58,50 +60,106 @@ bool plain(const anf::Task &task, const ast::VarDecl *v) {
   return v && held(v->type) && !task.element_of(v);
 }
 
-bool body(const anf::Task &task, const anf::StmtList &list, const std::vector<bool> &fast);
+// What a form's statements are checked against: the task, the tasks that
+// still have a form, and the task's local arrays (cps::Task::local_arrays)
+// whose elements a form holds, which its form keeps on its own stack.
+struct Scope {
+  const anf::Task &task;
+  const std::vector<bool> &fast;
+  std::set<const ast::VarDecl *> arrays;  // local arrays a form may hold
+  // The variables a map's body binds, where a statement inside one is
+  // checked; null outside maps.
+  const std::set<const ast::VarDecl *> *map_vars = nullptr;
+};
 
-// Whether s is what a sequential form runs, calling tasks that `fast`
+bool body(Scope &sc, const anf::StmtList &list);
+
+// The variables the statements of `list` bind, nested ones too.
+void bound_in(const anf::StmtList &list, std::set<const ast::VarDecl *> &out) {
+  for (const anf::StmtPtr &s : list) {
+    for (const ast::VarDecl *v : anf::bound_vars(*s)) out.insert(v);
+    bound_in(s->body, out);
+    bound_in(s->else_body, out);
+    for (const anf::CaseBranch &b : s->branches) bound_in(b.body, out);
+  }
+}
+
+// Whether v is the element of a loop over a local array the form holds.
+bool local_element(const Scope &sc, const ast::VarDecl *v) {
+  const anf::Stmt *loop = v ? sc.task.element_of(v) : nullptr;
+  return loop && loop->expr->kind == ExprKind::Name && sc.arrays.count(loop->expr->var);
+}
+
+// Whether `x <- e` of plain variable v is one a form runs: inside a map's
+// body, only of the body's own variables (a map whose body writes others
+// folds them in parallel, in an order a sequential loop would not keep).
+bool settable(const Scope &sc, const ast::VarDecl *v) {
+  return plain(sc.task, v) && (!sc.map_vars || sc.map_vars->count(v));
+}
+
+// Whether s is what a sequential form runs, calling tasks that `sc.fast`
 // still marks.
-bool stmt(const anf::Task &task, const Stmt &s, const std::vector<bool> &fast) {
+bool stmt(Scope &sc, const Stmt &s) {
+  const anf::Task &task = sc.task;
   switch (s.kind) {
     case StmtKind::Let:
       for (const ast::VarDecl *v : s.vars)
         if (!plain(task, v)) return false;
+      if (s.vars.size() == 1 && sc.arrays.count(s.vars[0]))
+        // The form makes it on its stack.
+        return s.expr && s.expr->kind == ExprKind::New && s.expr->children.size() == 1 &&
+               reads(*s.expr->children[0]);
       return !s.expr || reads(*s.expr);
-    case StmtKind::Set:
-      return s.target->kind == ExprKind::Name && plain(task, s.target->var) && reads(*s.expr);
+    case StmtKind::Set: {
+      if (!reads(*s.expr)) return false;
+      const Expr &t = *s.target;
+      if (t.kind == ExprKind::Name) return settable(sc, t.var) || local_element(sc, t.var);
+      return t.kind == ExprKind::Index && t.children[0]->kind == ExprKind::Name &&
+             sc.arrays.count(t.children[0]->var) && reads(*t.children[1]);
+    }
     case StmtKind::Return:
       return !s.expr || reads(*s.expr);
     case StmtKind::If:
-      return reads(*s.expr) && body(task, s.body, fast) && body(task, s.else_body, fast);
+      return reads(*s.expr) && body(sc, s.body) && body(sc, s.else_body);
     case StmtKind::While:
-      return reads(*s.expr) && body(task, s.body, fast);
+      return reads(*s.expr) && body(sc, s.body);
     case StmtKind::Call: {
       const Expr &call = *s.expr;
       const Expr &callee = *call.children[0];
-      if (callee.kind != ExprKind::Name || !callee.task || !fast[size_t(callee.task->id)])
+      if (callee.kind != ExprKind::Name || !callee.task || !sc.fast[size_t(callee.task->id)])
         return false;
       for (size_t i = 1; i < call.children.size(); ++i)
         if (!reads(*call.children[i])) return false;
-      return !s.target || plain(task, s.target->var);
+      return !s.target || settable(sc, s.target->var);
     }
     case StmtKind::Case:
       if (!reads(*s.expr)) return false;
       for (const anf::CaseBranch &b : s.branches)
-        if ((b.binder && !plain(task, b.binder)) || !body(task, b.body, fast)) return false;
+        if ((b.binder && !plain(task, b.binder)) || !body(sc, b.body)) return false;
       return true;
+    case StmtKind::For:
+    case StmtKind::Map: {
+      // A loop over a local array, run in order by the form.
+      if (s.expr->kind != ExprKind::Name || !sc.arrays.count(s.expr->var)) return false;
+      if (s.kind == StmtKind::For) return body(sc, s.body);
+      std::set<const ast::VarDecl *> own;
+      bound_in(s.body, own);
+      const std::set<const ast::VarDecl *> *outer = sc.map_vars;
+      sc.map_vars = &own;
+      const bool ok = body(sc, s.body);
+      sc.map_vars = outer;
+      return ok;
+    }
     case StmtKind::Do:  // print and the atomics
     case StmtKind::Then:
-    case StmtKind::For:
-    case StmtKind::Map:
       return false;
   }
   return false;
 }
 
-bool body(const anf::Task &task, const anf::StmtList &list, const std::vector<bool> &fast) {
+bool body(Scope &sc, const anf::StmtList &list) {
   for (const anf::StmtPtr &s : list)
-    if (!stmt(task, *s, fast)) return false;
+    if (!stmt(sc, *s)) return false;
   return true;
 }
 
@@ -155,7 +213,11 @@ void find(cps::Program &blocks) {
     changed = false;
     for (size_t t = 0; t < blocks.tasks.size(); ++t) {
       const anf::Task &task = *blocks.tasks[t].source;
-      if (fast[t] && !body(task, task.body, fast)) {
+      if (!fast[t]) continue;
+      Scope sc{task, fast, {}};
+      for (const ast::VarDecl *a : blocks.tasks[t].local_arrays)
+        if (held(a->type->forced()->elem)) sc.arrays.insert(a);
+      if (!body(sc, task.body)) {
         fast[t] = false;
         changed = true;
       }

@@ -9,15 +9,20 @@
 // runtime-cl/device/fast.cl); the results and run-time errors are the
 // same either way.
 //
-// What a body may hold in this first version: `let` and `<-` of variables
-// (scalars, or references to arrays, structs, unions and tuples), `if`,
-// `case`, `while`, `return` and calls of tasks with a sequential form, on
-// expressions that compute and read fields and elements (no allocation,
-// print, atomic or task value: ir/effects.h's only_reads). So the form
-// never writes memory that anything else reads, and a run of it that
-// stops half way (its stack full, or another worker idle) leaves no trace:
-// the call then becomes a task after all. docs/design.md, "Work-first",
-// has the rule and its worst case.
+// What a body may hold: `let` and `<-` of variables (scalars, or references
+// to arrays, structs, unions and tuples), `if`, `case`, `while`, `return`
+// and calls of tasks with a sequential form, on expressions that compute
+// and read fields and elements (no allocation, print, atomic or task
+// value: ir/effects.h's only_reads); and the task's local arrays
+// (cps::Task::local_arrays, of elements it holds): their `new`, `for` and
+// `map` over them (a map run as a loop in order, whose body assigns only
+// its own variables and the element), their elements read and written by
+// index and their lengths. The form keeps those arrays on its own stack,
+// above the frame, and pops them with it (backend-opencl/print_fast.cpp).
+// So the form never writes memory that anything else reads, and a run of
+// it that stops half way (its stack full, or another worker idle) leaves
+// no trace: the call then becomes a task after all. docs/design.md,
+// "Work-first", has the rule and its worst case.
 #pragma once
 
 #include "ir/cps.h"

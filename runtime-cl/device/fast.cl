@@ -111,6 +111,18 @@ long kite_fast_full(kite_ctx *c) {
   return 0L;
 }
 
+/* The place on a sequential form's stack of element i of the local array
+ * at `base`, of length n (print_fast.cpp's fast_new): checked, as
+ * kite_elem checks the heap's; a bad index is reported, and the place is
+ * then the stack's spare long past its end. */
+int kite_fast_at(kite_ctx *c, int base, int n, int i, int site) {
+  if (KITE_UNLIKELY((uint)i >= (uint)n)) {
+    kite_error(c, KITE_ERR_INDEX, site, i, n);
+    return KITE_FAST_WORDS;
+  }
+  return base + 1 + i;
+}
+
 int kite_fast_stop(kite_ctx *c) {
   if (c->ctl[KITE_CTL_DONE] | c->ctl[KITE_CTL_STOP]) return 1;
 #if KITE_FAST == 2
