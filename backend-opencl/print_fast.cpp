@@ -15,7 +15,8 @@
 // one runs as a loop in order (fast_loop). It returns the task's result
 // as raw bits with done = 1, or done = 0 where it stopped half way: its
 // stack full (kite_fast_full; an array too large for it too), or the
-// runtime saying stop (kite_fast_stop, every KITE_FAST_CHECK + 1 calls).
+// runtime saying stop (kite_fast_stop, every KITE_FAST_CHECK + 1 calls and
+// iterations of `while` loops).
 // It writes nothing but its stack, so the call then becomes a
 // task and nothing is done twice that anyone could see. (Its errors are
 // reported at once, and a second report of one is not made.)
@@ -124,7 +125,14 @@ void Printer::fast_stmt(const Stmt &st, std::ostream &s, int ind) {
       line(s, ind, "}");
       return;
     case StmtKind::While:
+      // An iteration counts as a call towards the next look at whether to
+      // stop, so that a loop with no call in it (a leaf's) cannot hold its
+      // form's subtree back from idle workers for long. Only below the
+      // form's first frame: stopping there would only start the same loop
+      // again as a task.
       line(s, ind, "while (" + expr(*st.expr) + ") {");
+      line(s, ind + 2,
+           "if ((++calls & KITE_FAST_CHECK) == 0 && fp > 0 && kite_fast_stop(c)) return 0L;");
       fast_stmts(st.body, s, ind + 2);
       line(s, ind, "}");
       return;
