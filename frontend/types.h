@@ -44,6 +44,7 @@ struct Type {
   bool is_scalar() const { return is_numeric() || kind == TypeKind::Bool; }
   // The type a value of this type has once forced (FORCE): future<t> -> t.
   Type *forced() { return kind == TypeKind::Future ? elem : this; }
+  const Type *forced() const { return kind == TypeKind::Future ? elem : this; }
 };
 
 // Spells a type as Kite source would: `array<int>`, `task<int, unit>`.

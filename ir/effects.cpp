@@ -77,6 +77,28 @@ void for_each_written(const anf::Stmt &st, Element element,
     if (element == Element::AsVariable || v != st.elem_var) fn(v);
 }
 
+bool heap_value(const Type &t) {
+  switch (t.forced()->kind) {
+    case TypeKind::Array:
+    case TypeKind::Struct:
+    case TypeKind::Union:
+    case TypeKind::Tuple:
+      return true;
+    case TypeKind::Int:
+    case TypeKind::Long:
+    case TypeKind::Float:
+    case TypeKind::Double:
+    case TypeKind::Bool:
+    case TypeKind::Unit:
+    case TypeKind::String:
+    case TypeKind::Future:
+    case TypeKind::Task:
+    case TypeKind::Range:
+      return false;
+  }
+  return false;
+}
+
 namespace {
 
 // The variable e is reached through (reached_through); with `closure` (an
@@ -178,9 +200,7 @@ class WrittenThrough : public anf::Visitor {
     for (size_t i = 1; i < e.children.size(); ++i) {
       // Only a heap value given is shared with the callee.
       const ast::Expr &arg = *e.children[i];
-      if (!arg.type) continue;
-      TypeKind k = arg.type->forced()->kind;
-      if (k != TypeKind::Array && k != TypeKind::Struct && k != TypeKind::Tuple) continue;
+      if (!arg.type || !heap_value(*arg.type)) continue;
       if (!task || i - 1 >= task->param_vars.size() || written_.count(task->param_vars[i - 1]))
         through(arg);
     }

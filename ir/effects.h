@@ -76,6 +76,13 @@ enum class Element {
 void for_each_written(const anf::Stmt &st, Element element,
                       const std::function<void(const ast::VarDecl *)> &fn);
 
+// Whether a value of type t is a heap value (docs/language.md, Data): an
+// array, struct, union or tuple, passed by reference, so that a task given
+// it, or a second name (`b = a`), reaches the value itself. Only such an
+// argument is shared with the task called (written_through), and only such
+// a variable has second names (-Wunordered-read).
+bool heap_value(const Type &t);
+
 // The variable expression e is reached through by fields and indices: `a`
 // of `a`, `a[i]`, `p.items[i]`; null when it starts from anything else. It
 // is what writing through e writes (an assignment's target, an atomic's
@@ -95,7 +102,7 @@ const ast::VarDecl *reached_through(const ast::Expr &e);
 // written_through ask this.
 std::vector<int> element_collections(const anf::Task &task, int var);
 
-// The variables, of every task, whose heap value (array, struct, tuple) the
+// The variables, of every task, whose heap value (heap_value) the
 // program may write through: an assignment to an element or a field
 // (`a[i] <- e`, `r.f <- e`) or to a loop's element, an atomic built-in's
 // element, and a heap value given to a task that writes its parameter, or

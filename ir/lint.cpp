@@ -25,14 +25,9 @@ using anf::StmtKind;
 
 const Expr *call_of(const Stmt &s) { return s.kind == StmtKind::Call ? s.expr.get() : nullptr; }
 
-// A heap value: variables of these types name a value that a call given
-// them, or a second name, reaches too.
-bool is_heap(const VarDecl *v) {
-  if (!v || !v->type) return false;
-  TypeKind k = v->type->forced()->kind;
-  return k == TypeKind::Array || k == TypeKind::Struct || k == TypeKind::Union ||
-         k == TypeKind::Tuple;
-}
+// A variable naming a heap value (effects::heap_value), which a call given
+// it, or a second name, reaches too.
+bool is_heap(const VarDecl *v) { return v && v->type && effects::heap_value(*v->type); }
 
 const char *kind_name(const VarDecl *v) {
   switch (v->type->forced()->kind) {
