@@ -101,52 +101,63 @@ bool heap_value(const Type &t) {
 
 namespace {
 
-// The variable e is reached through (reached_through); with `closure` (an
-// anonymous task's declaration), a field of its closure stands for the
-// variable it captured, its maker's.
-const ast::VarDecl *reached(const ast::Expr &e, const ast::TaskDecl *closure) {
-  const ast::Expr *x = &e;
-  for (; x->kind == ast::ExprKind::Field || x->kind == ast::ExprKind::Index;
-       x = x->children[0].get())
-    if (closure && closure->env && x->kind == ast::ExprKind::Field &&
-        x->children[0]->kind == ast::ExprKind::Name && x->children[0]->var == closure->env)
-      return closure->captures[size_t(x->field - 1)];
-  return x->kind == ast::ExprKind::Name ? x->var : nullptr;
+// The field the access `access` selects of the value it is applied to:
+// kAnyField for an index.
+int field_of(const ast::Expr &access) {
+  return access.kind == ast::ExprKind::Field ? access.field : kAnyField;
 }
 
-// Calls fn on what v stands for as a loop's element in `task`: the variable
-// its collection is reached through, and in turn what that stands for. A
+// Where e is reached from (reach); with `closure` (an anonymous task's
+// declaration), a field of its closure stands for the variable it
+// captured, its maker's.
+Reach reached(const ast::Expr &e, const ast::TaskDecl *closure) {
+  const ast::Expr *x = &e, *outer = nullptr;  // outer: the access applied to x
+  for (; x->kind == ast::ExprKind::Field || x->kind == ast::ExprKind::Index;
+       outer = x, x = x->children[0].get())
+    if (closure && closure->env && x->kind == ast::ExprKind::Field &&
+        x->children[0]->kind == ast::ExprKind::Name && x->children[0]->var == closure->env)
+      return {closure->captures[size_t(x->field - 1)], outer ? field_of(*outer) : kAnyField,
+              !outer};
+  if (x->kind != ast::ExprKind::Name) return {};
+  return {x->var, outer ? field_of(*outer) : kAnyField, !outer};
+}
+
+// Calls fn on what v stands for as a loop's element in `task`: where its
+// collection is reached from, and in turn what that variable stands for. A
 // variable of another task (one `closure` captured) stands for nothing here.
 void collections(const anf::Task &task, const ast::VarDecl *v, const ast::TaskDecl *closure,
-                 const std::function<void(const ast::VarDecl *)> &fn) {
+                 const std::function<void(const Reach &)> &fn) {
   while (v && size_t(v->id) < task.vars.size() && task.vars[size_t(v->id)] == v) {
     const anf::Stmt *loop = task.loop_of[size_t(v->id)];
     if (!loop || loop->elem_var != v) break;
-    v = reached(*loop->expr, closure);
-    if (v) fn(v);
+    Reach r = reached(*loop->expr, closure);
+    v = r.var;
+    if (v) fn(r);
   }
 }
 
 }  // namespace
 
-const ast::VarDecl *reached_through(const ast::Expr &e) { return reached(e, nullptr); }
+Reach reach(const ast::Expr &e) { return reached(e, nullptr); }
+
+const ast::VarDecl *reached_through(const ast::Expr &e) { return reached(e, nullptr).var; }
 
 std::vector<int> element_collections(const anf::Task &task, int var) {
   std::vector<int> out;
   collections(task, task.vars[size_t(var)], nullptr,
-              [&](const ast::VarDecl *v) { out.push_back(v->id); });
+              [&](const Reach &r) { out.push_back(r.var->id); });
   return out;
 }
 
 namespace {
 
 // The fixed point of written_through: each task's statements, again while
-// a task's parameter joins the set.
+// a variable (a task's parameter among them) or a field of it joins.
 class WrittenThrough : public anf::Visitor {
  public:
   explicit WrittenThrough(const anf::Program &p) : p_(p) {}
 
-  std::set<const ast::VarDecl *> run() {
+  Written run() {
     do {
       changed_ = false;
       for (const anf::Task &t : p_.tasks) {
@@ -158,20 +169,25 @@ class WrittenThrough : public anf::Visitor {
   }
 
  private:
-  void add(const ast::VarDecl *v) {
-    if (v && written_.insert(v).second) changed_ = true;
+  void add(const ast::VarDecl *v, const std::set<int> &fields) {
+    if (!v) return;
+    std::set<int> &to = written_[v];
+    size_t before = to.size();
+    to.insert(fields.begin(), fields.end());
+    if (to.size() != before) changed_ = true;
   }
-  // Writing through e: the variable it is reached through, and what that
-  // stands for as a loop's element.
-  void through(const ast::Expr &e) {
-    const ast::VarDecl *v = reached(e, task_->decl.get());
-    add(v);
-    element(v);
+  // Writing through e, at `fields` of the variable when e is that
+  // variable's whole value, else at the field e's access selects; and
+  // what the variable stands for as a loop's element.
+  void through(const ast::Expr &e, const std::set<int> &fields = {kAnyField}) {
+    Reach r = reached(e, task_->decl.get());
+    add(r.var, r.whole ? fields : std::set<int>{r.field});
+    element(r.var);
   }
   // Assigning v as a whole writes nothing through it, but a loop's element
   // stands for its collection.
   void element(const ast::VarDecl *v) {
-    collections(*task_, v, task_->decl.get(), [&](const ast::VarDecl *c) { add(c); });
+    collections(*task_, v, task_->decl.get(), [&](const Reach &c) { add(c.var, {c.field}); });
   }
 
   using anf::Visitor::visit;
@@ -201,22 +217,24 @@ class WrittenThrough : public anf::Visitor {
       // Only a heap value given is shared with the callee.
       const ast::Expr &arg = *e.children[i];
       if (!arg.type || !heap_value(*arg.type)) continue;
-      if (!task || i - 1 >= task->param_vars.size() || written_.count(task->param_vars[i - 1]))
+      if (!task || i - 1 >= task->param_vars.size()) {
         through(arg);
+        continue;
+      }
+      auto param = written_.find(task->param_vars[i - 1]);
+      if (param != written_.end()) through(arg, std::set<int>(param->second));
     }
   }
 
   const anf::Program &p_;
   const anf::Task *task_ = nullptr;
-  std::set<const ast::VarDecl *> written_;
+  Written written_;
   bool changed_ = false;
 };
 
 }  // namespace
 
-std::set<const ast::VarDecl *> written_through(const anf::Program &program) {
-  return WrittenThrough(program).run();
-}
+Written written_through(const anf::Program &program) { return WrittenThrough(program).run(); }
 
 bool only_computes(const ast::Expr &e, const std::function<bool(const ast::Expr &)> &name_ok) {
   const Effects f = of(e);

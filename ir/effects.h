@@ -5,13 +5,14 @@
 // (reductions, kernels, fast_clones), "what does this statement assign?"
 // (vars, the backend's plan, local_arrays), "what does writing this element
 // write?" (ntg's edges, -Wunordered-read) and "what may the program write
-// through this variable?" (-Wunordered-read). Each pass reads the fields it
-// cares about; where two passes want different answers, an option of the
-// query names the difference and says why. Built-ins answer from their
-// table (frontend/builtins.h).
+// through this variable, and which of its fields?" (-Wunordered-read).
+// Each pass reads the fields it cares about; where two passes want
+// different answers, an option of the query names the difference and says
+// why. Built-ins answer from their table (frontend/builtins.h).
 #pragma once
 
 #include <functional>
+#include <map>
 #include <set>
 #include <vector>
 
@@ -83,9 +84,25 @@ void for_each_written(const anf::Stmt &st, Element element,
 // a variable has second names (-Wunordered-read).
 bool heap_value(const Type &t);
 
-// The variable expression e is reached through by fields and indices: `a`
-// of `a`, `a[i]`, `p.items[i]`; null when it starts from anything else. It
-// is what writing through e writes (an assignment's target, an atomic's
+// A write through a variable that selects no one field of its value: an
+// element of an array, or the whole value (given to a task value).
+constexpr int kAnyField = -1;
+
+// Where expression e is reached from: the variable it is reached through by
+// fields and indices, and the field of that variable's value the first
+// access selects (ast::Expr::field; kAnyField for an index, or for the
+// variable itself, which `whole` says). `p.items[i]`: p, items; `a[i]`: a,
+// any; `a`: a, whole. No variable when e starts from anything else.
+struct Reach {
+  const ast::VarDecl *var = nullptr;
+  int field = kAnyField;
+  bool whole = false;
+};
+Reach reach(const ast::Expr &e);
+
+// The variable expression e is reached through (reach(e).var): `a` of
+// `a`, `a[i]`, `p.items[i]`; null when it starts from anything else. It is
+// what writing through e writes (an assignment's target, an atomic's
 // element, a heap value given to a task): Figure 7's flvs (ir/ntg), a
 // loop's collection (element_collections) and the program's writes
 // (written_through).
@@ -102,18 +119,26 @@ const ast::VarDecl *reached_through(const ast::Expr &e);
 // written_through ask this.
 std::vector<int> element_collections(const anf::Task &task, int var);
 
-// The variables, of every task, whose heap value (heap_value) the
-// program may write through: an assignment to an element or a field
-// (`a[i] <- e`, `r.f <- e`) or to a loop's element, an atomic built-in's
-// element, and a heap value given to a task that writes its parameter, or
-// to a task value (which may write anything it is given). Each such write
-// writes the variable its expression is reached through (reached_through)
-// and, when that is a loop's element, what the element stands for
-// (element_collections): assigning the element writes those alone. In an
-// anonymous task a field of its closure stands for the variable it
-// captured (ir/closures.h): what the task writes, its maker's variable
-// holds. Whether a task writes its parameter depends on the tasks it calls,
-// so the answer is a fixed point over the program.
-std::set<const ast::VarDecl *> written_through(const anf::Program &program);
+// The variables, of every task, whose heap value (heap_value) the program
+// may write through, each with the fields of the value written: an
+// assignment to an element or a field (`a[i] <- e`, `r.f <- e`) or to a
+// loop's element, an atomic built-in's element, and a heap value given to
+// a task that writes its parameter, or to a task value (which may write
+// anything it is given). Each such write writes the variable its
+// expression is reached through (reach), at the field its first access
+// selects (`r.f[i] <- e`, `atomic_add(r.f[i], 1)`: f of r), and, when that
+// variable is a loop's element, what the element stands for
+// (element_collections), at the field its collection is reached by (`for
+// (x = r.f)`: f of r): assigning the element writes those alone. A value
+// given whole to a task is written at the fields the task writes of its
+// parameter, any field (kAnyField) for a task value. In an anonymous task
+// a field of its closure stands for the variable it captured
+// (ir/closures.h): what the task writes, its maker's variable holds.
+// Whether a task writes its parameter, and which fields, depends on the
+// tasks it calls, so the answer is a fixed point over the program: the
+// field-level answer to "what does this call write of what it is given?"
+// (-Wunordered-read asks it for a read of a field after a call).
+using Written = std::map<const ast::VarDecl *, std::set<int>>;
+Written written_through(const anf::Program &program);
 
 }  // namespace kite::effects

@@ -56,8 +56,9 @@ const char *kind_name(const VarDecl *v) {
 
 // The heap values node n (its nested graphs included) gives to task calls that
 // may write them, each with the call's statement. `written`, here and
-// below, is what the program writes through (effects::written_through).
-void given(const ntg::Node &n, const std::set<const VarDecl *> &written,
+// below, is what the program writes through, and which fields
+// (effects::written_through).
+void given(const ntg::Node &n, const effects::Written &written,
            std::vector<std::pair<const VarDecl *, const Stmt *>> &out) {
   if (n.spawns)
     if (const Expr *call = call_of(*n.stmt)) {
@@ -87,7 +88,7 @@ const Expr *read_in(const Expr &e, const VarDecl *v) {
 // only reads it (a call that writes it too is meant to run beside the
 // other, as calls working on parts of one array do; with `any_call`, any
 // call given v counts).
-const Expr *read_by(const ntg::Node &n, const VarDecl *v, const std::set<const VarDecl *> &written,
+const Expr *read_by(const ntg::Node &n, const VarDecl *v, const effects::Written &written,
                     bool any_call = false) {
   const Stmt &s = *n.stmt;
   if (n.kind == ntg::NodeKind::Stmt) {
@@ -142,7 +143,9 @@ std::string then_text(const Stmt &s) {
 
 // The fields of struct (or tuple) v that the expressions and, with
 // `targets`, the assignment targets of node n reach, -1 for the whole value
-// (v named other than as `v.f`: given to a call, printed, copied).
+// (v named other than as `v.f`: given to a call, printed, copied). A
+// target reaches the field its first access of v selects (effects::reach:
+// f for `v.f <- e` and `v.f[i] <- e`); assigning v as a whole reaches none.
 void fields_of(const ntg::Node &n, const VarDecl *v, bool targets, std::set<int> &out) {
   auto scan = [&](const Expr &e) {
     std::set<const Expr *> under_field;
@@ -160,54 +163,11 @@ void fields_of(const ntg::Node &n, const VarDecl *v, bool targets, std::set<int>
     const Stmt &s = *m.stmt;
     if (s.kind == StmtKind::Then) return;
     if (s.expr) scan(*s.expr);
-    if (targets && s.target) {
-      const Expr *t = s.target.get();
-      // The field a target's outermost access to v selects: `v.f <- e`, `v.f[i] <- e`.
-      while ((t->kind == ExprKind::Index || t->kind == ExprKind::Field) &&
-             !(t->kind == ExprKind::Field && t->children[0]->kind == ExprKind::Name))
-        t = t->children[0].get();
-      if (t->kind == ExprKind::Field && t->children[0]->var == v) out.insert(t->field);
-    }
+    if (targets && s.target)
+      if (effects::Reach r = effects::reach(*s.target); r.var == v && !r.whole) out.insert(r.field);
   };
   look(n);
   for (auto &g : n.graphs) ntg::for_each_node(*g, look);
-}
-
-// The fields of its parameter `param` that task t assigns (`param.f <- e`),
-// or that the tasks it gives the parameter to assign, -1 for any (a task
-// value given it). `seen` stops recursion.
-void fields_assigned(const anf::Program &program, const TaskDecl *t, size_t param,
-                     std::set<int> &out, std::set<std::pair<const TaskDecl *, size_t>> &seen) {
-  if (!t || param >= t->param_vars.size()) {
-    out.insert(-1);
-    return;
-  }
-  if (!seen.insert({t, param}).second) return;
-  const VarDecl *p = t->param_vars[param];
-  std::function<void(const anf::StmtList &)> walk = [&](const anf::StmtList &list) {
-    for (auto &s : list) {
-      if (s->kind == StmtKind::Set && s->target) {
-        const Expr *e = s->target.get();
-        while ((e->kind == ExprKind::Index || e->kind == ExprKind::Field) &&
-               !(e->kind == ExprKind::Field && e->children[0]->kind == ExprKind::Name))
-          e = e->children[0].get();
-        if (e->kind == ExprKind::Field && e->children[0]->var == p) out.insert(e->field);
-      }
-      if (s->kind == StmtKind::Call) {
-        const Expr &callee = *s->expr->children[0];
-        for (size_t i = 1; i < s->expr->children.size(); ++i) {
-          const Expr &a = *s->expr->children[i];
-          if (a.kind == ExprKind::Name && a.var == p)
-            fields_assigned(program, callee.kind == ExprKind::Name ? callee.task : nullptr, i - 1,
-                            out, seen);
-        }
-      }
-      walk(s->body);
-      walk(s->else_body);
-      for (auto &b : s->branches) walk(b.body);
-    }
-  };
-  walk(program.tasks[size_t(t->id)].body);
 }
 
 bool meet(const std::set<int> &a, const std::set<int> &b) {
@@ -290,11 +250,10 @@ class SecondNames : public anf::Visitor {
 
 class Unordered {
  public:
-  Unordered(const std::set<const VarDecl *> &written, Diagnostics &diags)
+  Unordered(const effects::Written &written, Diagnostics &diags)
       : written_(written), diags_(diags) {}
 
-  void task(const ntg::Program &program, const ntg::TaskGraph &tg) {
-    program_ = program.anf;
+  void task(const ntg::TaskGraph &tg) {
     task_ = tg.task;
     SecondNames names(*tg.task);
     names_ = &names;
@@ -321,7 +280,7 @@ class Unordered {
   // node, those of the nodes i (kBatch at a time) that reach it. The time
   // is that of the nodes and edges times the nodes i over 64, plus the
   // pairs visited: nodes j that a path orders after i, or whose access the
-  // check excuses (a field i's call does not assign), do not end the walk.
+  // check excuses (a field i's call does not write), do not end the walk.
   void graph(const ntg::Graph &g) {
     size_t n = g.nodes.size();
     std::vector<Facts> facts(n);
@@ -443,7 +402,7 @@ class Unordered {
       names.insert(names.begin(), v);
       for (const VarDecl *u : names) {
         const Expr *r = read_by(later, u, written_);
-        if (!r || !touches(later, u, assigned_by(*call, v), false)) continue;
+        if (!r || !touches(later, u, written_by(*call, v), false)) continue;
         if (!warned_.insert({call, u}).second) continue;  // the first read only
         const Expr &callee = *call_of(*call)->children[0];
         std::string name = callee.kind == ExprKind::Name ? "'" + callee.text + "'" : "a task";
@@ -485,17 +444,22 @@ class Unordered {
     }
   }
 
-  // The fields of v (a struct or tuple) that call assigns, -1 for any.
-  std::set<int> assigned_by(const Stmt &call, const VarDecl *v) const {
+  // The fields of v (a struct or tuple) that call writes, -1 for any: what
+  // the task writes of the parameter it is given v as (written_), any for
+  // a task value.
+  std::set<int> written_by(const Stmt &call, const VarDecl *v) const {
     std::set<int> out;
     if (!has_fields(v)) return {-1};
     const Expr &callee = *call.expr->children[0];
-    std::set<std::pair<const TaskDecl *, size_t>> seen;
+    const TaskDecl *task = callee.kind == ExprKind::Name ? callee.task : nullptr;
     for (size_t i = 1; i < call.expr->children.size(); ++i) {
       const Expr &a = *call.expr->children[i];
-      if (a.kind == ExprKind::Name && a.var == v)
-        fields_assigned(*program_, callee.kind == ExprKind::Name ? callee.task : nullptr, i - 1,
-                        out, seen);
+      if (a.kind != ExprKind::Name || a.var != v) continue;
+      if (!task || i - 1 >= task->param_vars.size()) {
+        out.insert(-1);
+      } else if (auto at = written_.find(task->param_vars[i - 1]); at != written_.end()) {
+        out.insert(at->second.begin(), at->second.end());
+      }
     }
     return out;
   }
@@ -561,9 +525,8 @@ class Unordered {
   // Where node n writes: its target, or null.
   static const Expr *target_of(const ntg::Node &n) { return n.stmt->target.get(); }
 
-  const std::set<const VarDecl *> &written_;
+  const effects::Written &written_;
   Diagnostics &diags_;
-  const anf::Program *program_ = nullptr;
   const anf::Task *task_ = nullptr;
   const SecondNames *names_ = nullptr;
   std::set<std::pair<const Stmt *, const VarDecl *>> warned_;
@@ -573,10 +536,10 @@ class Unordered {
 
 void warn_unordered_reads(const ntg::Program &program, Diagnostics &diags) {
   if (!diags.enabled(Warning::UnorderedRead)) return;
-  std::set<const VarDecl *> written = effects::written_through(*program.anf);
+  effects::Written written = effects::written_through(*program.anf);
   Unordered u(written, diags);
   for (auto &tg : program.tasks)
-    if (tg.task->decl->loc.in_program()) u.task(program, tg);
+    if (tg.task->decl->loc.in_program()) u.task(tg);
 }
 
 }  // namespace kite

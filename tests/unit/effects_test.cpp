@@ -5,6 +5,7 @@
 
 #include <doctest/doctest.h>
 
+#include <map>
 #include <set>
 #include <sstream>
 #include <string>
@@ -143,6 +144,10 @@ TEST_CASE("what writing through an expression writes: the variable it is reached
   CHECK(effects::reached_through(*body[2]->expr)->name == "a");
   // new<int>(n): no variable.
   CHECK(effects::reached_through(*body[0]->expr) == nullptr);
+  // m[0]: m at an index, no one field; a: the whole value.
+  effects::Reach target = effects::reach(*body[2]->target), value = effects::reach(*body[2]->expr);
+  CHECK((target.field == effects::kAnyField && !target.whole));
+  CHECK((value.var->name == "a" && value.field == effects::kAnyField && value.whole));
 }
 
 namespace {
@@ -172,11 +177,63 @@ TEST_CASE("what the program writes through: assignments, atomics, elements, call
   Compilation c;
   REQUIRE(compile(file, CompileOptions{}, errors, c) == 0);
   std::set<std::string> written;
-  for (const ast::VarDecl *v : effects::written_through(c.anf)) written.insert(v->name);
+  for (const auto &[v, fields] : effects::written_through(c.anf)) written.insert(v->name);
   // a, and b through set_first's a; not c, which is only read; d by the
   // atomic; e through its element; q through its element r, which r[0] <-
   // writes, and u through the element r of the element x; p through its
   // field; g, given to a task value; h, which k captured (the anonymous
   // task writes it through its closure's field).
   CHECK(written == std::set<std::string>{"a", "b", "d", "e", "q", "r", "u", "p", "g", "h"});
+}
+
+namespace {
+
+// Fields of stats: items 0, rows 1, n 2.
+const char *kFields = R"(struct stats { items: array<int>; rows: array<array<int>>; n: int; }
+union cell { values: array<int>; none: bool; }
+task set_first(a: array<int>) { a[0] <- 1; }
+task atom(p: stats) { atomic_add(p.items[0], 1); }
+task elements(q: stats) { for (x = q.items) { x <- 0; } }
+task nested(r: stats) { for (row = r.rows) { for (x = row) { x <- 0; } } }
+task passes_on(s: stats) { atom(s); }
+task part(t: stats) { set_first(t.items); }
+task assigns(u: stats) { u.n <- 1; }
+task reads(v: stats): int { return v.n + v.items[0]; }
+task gives(f: task<stats, unit>, w: stats) { f(w); }
+task wraps(g: task<cell, unit>, y: cell) { g(y); }
+task main(n: int) {
+  z = stats{ rows = new<array<int>>(n) };
+  k = task (): int { z.rows[0][0] <- 3; return 0; };
+  print(k());
+}
+)";
+
+}  // namespace
+
+TEST_CASE("which fields the program writes through: atomics, elements, calls, captures") {
+  SourceFile file{"t.kite", kFields};
+  std::ostringstream errors;
+  Compilation c;
+  REQUIRE(compile(file, CompileOptions{}, errors, c) == 0);
+  std::map<std::string, std::set<int>> written;
+  for (const auto &[v, fields] : effects::written_through(c.anf)) written[v->name] = fields;
+  const int any = effects::kAnyField;
+  // p by the atomic on its items; q through the element x of its items; r
+  // through the element x of its element row, which stands for r's rows; s
+  // at what atom writes; t by giving its items to set_first; u's n; not v,
+  // which is only read; w whole, given to a task value, and the union y
+  // too; z's rows, through the anonymous task's closure.
+  CHECK(written["p"] == std::set<int>{0});
+  CHECK(written["q"] == std::set<int>{0});
+  CHECK(written["r"] == std::set<int>{1});
+  CHECK(written["s"] == std::set<int>{0});
+  CHECK(written["t"] == std::set<int>{0});
+  CHECK(written["u"] == std::set<int>{2});
+  CHECK(written.count("v") == 0);
+  CHECK(written["w"] == std::set<int>{any});
+  CHECK(written["y"] == std::set<int>{any});
+  CHECK(written["z"] == std::set<int>{1});
+  // Arrays, and elements, are written at no one field.
+  CHECK(written["a"] == std::set<int>{any});
+  CHECK(written["row"] == std::set<int>{any});
 }
