@@ -142,26 +142,7 @@ void Printer::emit_spawn(const cps::Op &op, std::ostream &s, int ind) {
        fmt::format("if ({}{}{}) {{", info.direct ? "KITE_ANSWER_IN_MAPS && " : "",
                    ct.leaf.on_false ? "!" : "", guard));
   line(s, ind + 4, "c->n_answered += 1;");
-  if (info.direct) {
-    // A direct map's call: the answer goes straight to its element, and
-    // the chunk counts only the calls it spawned.
-    if (info.store) {
-      const Stmt &loop = *element_of(info.store->target->var);
-      const Type *elem = info.store->target->var->type;
-      line(s, ind + 4,
-           fmt::format("{} = {};",
-                       element(elem, slot(loop.coll_var), direct_index_, loop.loc, false),
-                       from_bits(elem, value)));
-    } else {
-      line(s, ind + 4, fmt::format("(void)({});", value));
-    }
-  } else {
-    // As a call that returned at once: `own` still holds if nothing of
-    // this record has been queued yet.
-    line(s, ind + 4,
-         fmt::format("{{ int d = {}(c, rec, {}, {}, -1, &own); if (d >= 0) {} }}",
-                     signal_function(op.node, -1), op.node, value, finish_d()));
-  }
+  answered(op, value, s, ind + 4);
   line(s, ind + 2, "} else {");
   if (fast) {
     emit_fast_call(op, args, s, ind + 4);
@@ -171,6 +152,28 @@ void Printer::emit_spawn(const cps::Op &op, std::ostream &s, int ind) {
   }
   line(s, ind + 2, "}");
   line(s, ind, "}");
+}
+
+// A call answered where it stands, by a leaf answer or a sequential form,
+// with `value` (raw bits). In a direct map the value goes straight to its
+// element (the chunk counts only the calls it spawned); elsewhere it is
+// signalled as a call that returned at once: `own` still holds if nothing
+// of this record has been queued yet.
+void Printer::answered(const cps::Op &op, const std::string &value, std::ostream &s, int ind) {
+  const cps::NodeInfo &info = p_.nodes[op.node];
+  if (!info.direct) {
+    line(s, ind,
+         fmt::format("{{ int d = {}(c, rec, {}, {}, -1, &own); if (d >= 0) {} }}",
+                     signal_function(op.node, -1), op.node, value, finish_d()));
+  } else if (info.store) {
+    const Stmt &loop = *element_of(info.store->target->var);
+    const Type *elem = info.store->target->var->type;
+    line(s, ind,
+         fmt::format("{} = {};", element(elem, slot(loop.coll_var), direct_index_, loop.loc, false),
+                     from_bits(elem, value)));
+  } else {
+    line(s, ind, fmt::format("(void)({});", value));
+  }
 }
 
 // A call of a task with a sequential form (ir/fast_clones.h), outside a
@@ -193,24 +196,7 @@ void Printer::emit_fast_call(const cps::Op &op, const std::vector<std::string> &
                    p_.tasks[size_t(callee->id)].fast_reads ? 1 : 0, call));
   line(s, ind, "if (done) {");
   line(s, ind + 2, "c->n_fast += 1;");
-  if (info.direct) {
-    // The result goes straight to its element, as a leaf answer's does;
-    // the chunk counts only the calls it spawned.
-    if (info.store) {
-      const Stmt &loop = *element_of(info.store->target->var);
-      const Type *elem = info.store->target->var->type;
-      line(s, ind + 2,
-           fmt::format("{} = {};",
-                       element(elem, slot(loop.coll_var), direct_index_, loop.loc, false),
-                       from_bits(elem, "r")));
-    }
-  } else {
-    // As a call that returned at once: `own` still holds if nothing of
-    // this record has been queued yet.
-    line(s, ind + 2,
-         fmt::format("{{ int d = {}(c, rec, {}, r, -1, &own); if (d >= 0) {} }}",
-                     signal_function(op.node, -1), op.node, finish_d()));
-  }
+  answered(op, "r", s, ind + 2);
   line(s, ind, "} else {");
   share_record(op, s, ind + 2);
   emit_call_record(op, args, s, ind + 2);

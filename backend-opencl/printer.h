@@ -112,6 +112,7 @@ class Printer {
   void emit_call_record(const cps::Op &op, const std::vector<std::string> &args, std::ostream &s,
                         int ind);
   std::string link(const cps::Op &op);
+  void answered(const cps::Op &op, const std::string &value, std::ostream &s, int ind);
   void emit_fast_call(const cps::Op &op, const std::vector<std::string> &args, std::ostream &s,
                       int ind);
   // print_fast.cpp
