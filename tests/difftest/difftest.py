@@ -87,7 +87,7 @@ class Runner:
         self.lock = threading.Lock()
         self.counts = dict(generated=0, compiled=0, compared=0, mismatches=0, compile_failures=0,
                            bundles=0, bundle_failures=0, with_forms=0, with_families=0,
-                           errors=0)
+                           with_arrays=0, errors=0)
         self.findings = []
         self.env = dict(os.environ)
         if args.cache:
@@ -183,8 +183,9 @@ class Runner:
 
     def count_forms(self, seeds, progs, work):
         """Counts the programs with a task that has a sequential form
-        (`kitec --dump-cps`), and those with a family of kitegen's recursive
-        tasks made for them (p<seed>_g...) that do."""
+        (`kitec --dump-cps`), those with a family of kitegen's recursive
+        tasks made for them (p<seed>_g...) that do, and those with a task
+        with an array of its own (p<seed>_a...) that does."""
         path = os.path.join(work, 'forms.kite')
         self.write_bundle(path, seeds, progs)
         rc, so, _ = run([self.a.kitec, '-w', '--dump-cps', path], self.a.timeout, self.env)
@@ -192,14 +193,18 @@ class Runner:
             return
         forms = set()
         families = set()
+        arrays = set()
         for line in so.splitlines():
             m = re.match(r'task p(-?\d+)_(\w+):.*has a sequential form', line)
             if m:
                 forms.add(int(m.group(1)))
                 if m.group(2).startswith('g'):
                     families.add(int(m.group(1)))
+                if m.group(2).startswith('a'):
+                    arrays.add(int(m.group(1)))
         self.count('with_forms', len(forms))
         self.count('with_families', len(families))
+        self.count('with_arrays', len(arrays))
 
     def group(self, seeds, progs, work):
         """Runs seeds as one bundle; halves a bundle that fails as a whole."""
@@ -371,8 +376,9 @@ def main():
                   f'compared {c["compared"]} mismatches {c["mismatches"]}')
     c = r.counts
     print(f'difftest: {c["generated"]} generated ({c["with_forms"]} with sequential forms, '
-          f'{c["with_families"]} with recursive families of them, {c["errors"]} stopping with '
-          f'a run-time error), {c["compiled"]} compiled, {c["compared"]} compared, '
+          f'{c["with_families"]} with recursive families of them, '
+          f'{c["with_arrays"]} with tasks with arrays of their own that have them, '
+          f'{c["errors"]} stopping with a run-time error), {c["compiled"]} compiled, {c["compared"]} compared, '
           f'{c["mismatches"]} mismatches ({c["compile_failures"]} compile failures, '
           f'{c["bundle_failures"]} of {c["bundles"]} bundles failed as a whole) in '
           f'{time.time() - start:.0f} s')

@@ -1917,6 +1917,92 @@ class Gen:
             self.fast_body(tk, kind, zero[1] if zero and zero[0] == j else None)
         self.tasks += tks
 
+    def gen_array_family(self, i):
+        """A task with an array of its own, as N-queens and UTS have: it
+        makes `cs = new<t>(k)`, fills it with a map whose body calls it
+        with a smaller depth (perhaps under an `if`, perhaps the body's one
+        statement), adds the elements up with a `for`, and returns the sum:
+        kitec gives it a sequential form that keeps the array on the form's
+        stack."""
+        ret = self.pick(['int', 'long', 'double', 'int', 'long'])
+        name = f'{self.p}a{i}'
+        params = [('d', 'int')]
+        for _ in range(self.r.randint(0, 2)):
+            params.append((self.fresh('p'), self.pick(['int', 'long', 'double', 'bool', 'int'])))
+        tk = Task(name, params, ret, -60 + 10 * i)
+        tk.fast = True
+        tk.max_fuel = self.r.randint(2, 4)
+        ctx = Ctx(tk, ret)
+        ctx.no_calls = True
+        for pn, pt in params:
+            ctx.add(Var(pn, pt, mutable=False, kind='param'))
+        base = self.expr(ctx, ret, 2)
+        count = self.pick(['lit', 'lit', 'param'])
+        if count == 'lit':
+            k = self.r.randint(0, 3)
+            ktext, kfn = str(k), (lambda env, k=k: k)
+        else:
+            m = self.r.randint(1, 3)
+            ktext, kfn = f'd % {m + 1} + 1', (lambda env, m=m: cmod('int', env['d'], m + 1) + 1)
+        cs, c, j, t = self.fresh('cs'), self.fresh('c'), self.fresh('j'), self.fresh('t')
+        body = ctx.copy()
+        body.depth_var = 'd'
+        body.push()
+        body.add(Var(j, 'int', mutable=False, kind='index'))
+        call = self.call_task(body, tk, 2)
+        ops = {'int': ['+', '^', '-'], 'long': ['+', '^', '-'], 'double': ['+', '-']}[ret]
+        shape = self.pick(['direct', 'if', 'let'])
+        if shape == 'direct':
+            map_lines = [f'{c} <- {call.text};']
+            guard, value = None, call.fn
+        else:
+            e = self.expr(body, ret, 1)
+            op = self.pick(ops)
+            p = PREC[op]
+            text = f'{call.at(p)} {op} {e.at(p + 1)}'
+            value = lambda env, f=call.fn, g=e.fn, op=op: arith(ret, op, f(env), g(env))
+            if shape == 'if':
+                cond = self.expr(body, 'bool', 2)
+                map_lines = [f'if ({cond.text}) {{', f'  {c} <- {text};', '}']
+                guard = cond.fn
+            else:
+                v = self.fresh('v')
+                ve = self.expr(body, ret, 1)
+                map_lines = [f'{v} = {ve.text};', f'{c} <- {text} {op} {v};']
+                value = lambda env, f=value, g=ve.fn, op=op: arith(ret, op, f(env), g(env))
+                guard = None
+        init = self.literal(ret)
+        fold = self.pick(ops)
+        after = self.expr(ctx, ret, 1)
+        rop = self.pick(ops)
+        lines = ['if (d <= 0) {', f'  return {base.text};', '}',
+                 f'{cs} = new<{ret}>({ktext});',
+                 f'map ({c} = {cs}[{j}]) {{'] + ['  ' + l for l in map_lines] + ['}',
+                 f'{t}: {ret} = {init.text};',
+                 f'for ({c} = {cs}) {{ {t} <- {t} {fold} {c}; }}',
+                 f'return {t} {rop} {after.at(PREC[rop] + 1)};']
+        sig = ', '.join(f'{pn}: {tstr(pt)}' for pn, pt in params)
+        tk.lines = [f'task {name}({sig}): {ret} {{'] + ['  ' + l for l in lines] + ['}']
+        budget = self.budget
+
+        def run(args):
+            budget.spend(2)
+            env = {pn: a for (pn, _), a in zip(params, args)}
+            if env['d'] <= 0:
+                return base.fn(env)
+            elems = [zero(ret)] * kfn(env)
+            for q in range(len(elems)):
+                budget.spend()
+                env[j] = q
+                if guard is None or guard(env):
+                    elems[q] = value(env)
+            acc = init.fn(env)
+            for x in elems:
+                acc = arith(ret, fold, acc, x)
+            return arith(ret, rop, acc, after.fn(env))
+        tk.fn = run
+        self.tasks.append(tk)
+
     def ret_expr(self, ctx, ret, recursive):
         if ret in SCALARS:
             if recursive:
@@ -2068,6 +2154,14 @@ class Gen:
         if self.chance(0.6):
             for i in range(self.r.randint(1, 2)):
                 self.gen_fast_family(i)
+        # Tasks with arrays of their own, from a stream of their own: the
+        # programs of the seeds without them are as they were.
+        arrays = random.Random(self.seed * 7919 + 17)
+        if arrays.random() < 0.4:
+            main_r, self.r = self.r, arrays
+            for i in range(arrays.randint(1, 2)):
+                self.gen_array_family(i)
+            self.r = main_r
         self.helpers = [self.gen_helper(i) for i in range(self.r.randint(0, 2))]
         self.writers = [self.gen_writer(i) for i in range(self.r.randint(0, 2))]
         for level in range(self.r.randint(1, 3)):
