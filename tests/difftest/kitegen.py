@@ -407,6 +407,7 @@ class Gen:
         self.avoid_known = avoid_known
         self.counter = 0
         self.budget = Budget(0)
+        self.attempt = 0  # generate()'s, from 1
 
     # -- helpers
     def fresh(self, base='v'):
@@ -2136,6 +2137,7 @@ class Gen:
         return tk
 
     def generate(self):
+        self.attempt += 1
         self.counter = 0
         self.budget_gen = 0
         self.max_gen = 3000
@@ -2156,10 +2158,17 @@ class Gen:
                 self.gen_fast_family(i)
         # Tasks with arrays of their own, from a stream of their own: the
         # programs of the seeds without them are as they were.
+        # Whether there are any, and how many, is the seed's; their tasks
+        # are another attempt's when the model rejected the last one's (a
+        # stream made afresh gave the same tasks every time, and seed 1290,
+        # whose tasks the model rejects, was generated again forever).
         arrays = random.Random(self.seed * 7919 + 17)
         if arrays.random() < 0.4:
+            families = arrays.randint(1, 2)
+            if self.attempt > 1:
+                arrays.seed((self.seed * 7919 + 17) * 1009 + self.attempt)
             main_r, self.r = self.r, arrays
-            for i in range(arrays.randint(1, 2)):
+            for i in range(families):
                 self.gen_array_family(i)
             self.r = main_r
         self.helpers = [self.gen_helper(i) for i in range(self.r.randint(0, 2))]
@@ -2196,6 +2205,8 @@ def generate(seed, prefix=None, avoid_known=True, max_work=20000):
     attempts = 0
     while True:
         attempts += 1
+        if attempts > 1000:  # (seeds 1-149 and 1001-2000 take at most a few)
+            raise RuntimeError(f'seed {seed}: the model rejected 1000 programs')
         src, entry = g.generate()
         g.budget.n = max_work
         g.err_hit = False
