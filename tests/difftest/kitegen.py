@@ -1610,20 +1610,11 @@ class Gen:
             if pt == ('array', 'int'):
                 v.frozen = True
             ctx.add(v)
-        lines = []
-        fns = []
         # statements that do not recurse
-        for _ in range(self.r.randint(0, 1)):
-            s = self.stmt(ctx, 1)
-            lines += s[0]
-            fns.append(s[1])
+        lines, fns = self.maybe(lambda: self.stmt(ctx, 1))
         # base case
         base_ctx = ctx.copy()
-        base_lines, base_fns = [], []
-        for _ in range(self.r.randint(0, 1)):
-            s = self.stmt(base_ctx, 0)
-            base_lines += s[0]
-            base_fns.append(s[1])
+        base_lines, base_fns = self.maybe(lambda: self.stmt(base_ctx, 0))
         be = self.ret_expr(base_ctx, ret, False)
         base_lines.append(f'return {be.text};')
         lines.append('if (d <= 0) {')
@@ -1703,11 +1694,10 @@ class Gen:
             if s:
                 lines += s[0]
                 fns.append(s[1])
-            for _ in range(self.r.randint(0, 1)):
-                s = self.fast_stmt(ctx, depth - 1) if depth > 0 else self.assign_scalar(ctx)
-                if s:
-                    lines += s[0]
-                    fns.append(s[1])
+            more = self.maybe(
+                lambda: self.fast_stmt(ctx, depth - 1) if depth > 0 else self.assign_scalar(ctx))
+            lines += more[0]
+            fns += more[1]
             ctx.pop()
             if not lines:
                 return None
@@ -1829,6 +1819,17 @@ class Gen:
         tk.max_fuel = max_fuel
         return tk
 
+    def maybe(self, make):
+        """No statement or one, by one draw: the lines and functions of what
+        make() returns (None makes nothing)."""
+        lines, fns = [], []
+        for _ in range(self.r.randint(0, 1)):
+            s = make()
+            if s:
+                lines += s[0]
+                fns.append(s[1])
+        return lines, fns
+
     def fast_body(self, tk, kind, zero):
         """The body of tk: `if (d <= 0) { ... return e; }`, statements, and
         a return of calls with smaller depths (of tk, or of its partner in
@@ -1838,17 +1839,9 @@ class Gen:
         ctx.can_return = True
         for pn, pt in tk.params:
             ctx.add(Var(pn, pt, mutable=False, kind='param'))
-        lines, fns = [], []
-        for _ in range(self.r.randint(0, 1)):
-            s = self.fast_stmt(ctx, 1)
-            lines += s[0]
-            fns.append(s[1])
+        lines, fns = self.maybe(lambda: self.fast_stmt(ctx, 1))
         base_ctx = ctx.copy()
-        base_lines, base_fns = [], []
-        for _ in range(self.r.randint(0, 1)):
-            s = self.fast_stmt(base_ctx, 0)
-            base_lines += s[0]
-            base_fns.append(s[1])
+        base_lines, base_fns = self.maybe(lambda: self.fast_stmt(base_ctx, 0))
         be = self.expr(base_ctx, ret, 2)
         if zero == 'base':
             zl, zf, zn, zt = self.zero_div(base_ctx)
