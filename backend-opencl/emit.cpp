@@ -39,6 +39,37 @@ std::string Printer::run() {
   return s.str();
 }
 
+std::string Printer::in_part(int task, const std::string &text) const {
+  if (!plan_.split() || task < 0) return text;
+  return in_parts({plan_.parts.task_part[size_t(task)]}, text);
+}
+
+std::string Printer::in_parts(const std::vector<int> &parts, const std::string &text) const {
+  if (!plan_.split()) return text;
+  std::string cond = "KITE_PART < 0";
+  for (int part : parts) cond += fmt::format(" || KITE_PART == {}", part);
+  return fmt::format("#if {}\n{}#endif\n", cond, text);
+}
+
+std::string Printer::part_tables() const {
+  std::string out;
+  std::vector<int> code_part(size_t(p_.num_codes), -1);
+  for (const cps::Block &b : p_.blocks)
+    if (b.code >= 0) code_part[size_t(b.code)] = plan_.parts.task_part[size_t(b.task)];
+  out += "#if KITE_SPLIT\n__constant short kite_part_of_codes[] = {";
+  for (size_t i = 0; i < code_part.size(); ++i) out += fmt::format("{}{}", i ? "," : "", code_part[i]);
+  out += "};\n__constant short kite_part_of_nodes[] = {";
+  for (size_t n = 0; n < p_.nodes.size(); ++n) {
+    int t = plan_.node_task[n];
+    out += fmt::format("{}{}", n ? "," : "", t < 0 ? -1 : plan_.parts.task_part[size_t(t)]);
+  }
+  if (p_.nodes.empty()) out += "-1";
+  out +=
+      "};\nint kite_part_of_code(int code) { return kite_part_of_codes[code]; }\n"
+      "int kite_part_of_node(int node) { return kite_part_of_nodes[node]; }\n#endif\n\n";
+  return out;
+}
+
 }  // namespace print
 
 Artifact emit_opencl(const cps::Program &program, const std::string &source_path,
@@ -56,10 +87,12 @@ Artifact emit_opencl(const cps::Program &program, const std::string &source_path
                  "#define KITE_RECORD_WORDS {}\n#define KITE_NODE_SHIFT {}\n"
                  "#define KITE_STRING_COUNT {}\n#define KITE_SITE_COUNT {}\n"
                  "#define KITE_MAIN_PARAM_COUNT {}\n#define KITE_LOOP_CHECKS {}\n"
-                 "#define KITE_LARGE {}\n#define KITE_HAS_FAST {}\n",
+                 "#define KITE_LARGE {}\n#define KITE_HAS_FAST {}\n"
+                 "#define KITE_PARTS {}\n#define KITE_MAIN_PART {}\n",
                  program.record_words, node_shift, a.strings.size(), a.sites.size(),
                  a.params.size(), e.loop_checks() ? 1 : 0, e.large() ? 1 : 0,
-                 plan.has_fast() ? (plan.fast_computes ? 2 : 1) : 0) +
+                 plan.has_fast() ? (plan.fast_computes ? 2 : 1) : 0, plan.parts.count,
+                 plan.parts.main_part) +
              kRuntimeSource + "\n" + generated;
   return a;
 }

@@ -21,6 +21,9 @@ using host::Artifact;
 
 struct EmitOptions {
   bool bounds_checks = true;  // check every array index against the length
+  // A large program's parts hold at most this many blocks (0: the default,
+  // plan::kPartBlocks; backend-opencl/parts.h).
+  int part_blocks = 0;
 };
 
 // The compiled program; `program` points into the ANF it was lowered from

@@ -510,7 +510,11 @@ int Plan::signal_task(const cps::Program &p, int node, int graph) const {
 
 Plan make(const cps::Program &p, const EmitOptions &options) {
   Plan plan;
-  plan.shape = p.num_codes > kMaxInlineBlocks ? Shape::Large : Shape::Inline;
+  // A program in parts is large (--part-blocks below kMaxInlineBlocks
+  // splits smaller ones too).
+  const int part_blocks = options.part_blocks > 0 ? options.part_blocks : kPartBlocks;
+  plan.shape = p.num_codes > std::min(kMaxInlineBlocks, part_blocks) ? Shape::Large : Shape::Inline;
+  plan.parts = split(p, part_blocks);
   plan.signals.resize(p.tasks.size());
   for (const cps::Task &t : p.tasks) {
     if (!t.fast) continue;
@@ -614,6 +618,9 @@ std::string notify(const Notify &n) {
 void dump(const cps::Program &p, const Plan &plan, std::ostream &out) {
   out << fmt::format("shape {} ({} blocks, inline up to {})\n", plan.large() ? "large" : "inline",
                      p.num_codes, kMaxInlineBlocks);
+  if (plan.split())
+    out << fmt::format("parts {} (at most {} blocks each, but for a cycle of calls), main in {}\n",
+                       plan.parts.count, plan.parts.limit, plan.parts.main_part);
   out << fmt::format("loop nests checking elements: {}\n", plan.loop_checks ? "some" : "none");
   if (plan.has_fast())
     out << fmt::format("sequential forms: kite_fast, {} parameters{}\n", plan.fast_arity,
@@ -623,6 +630,14 @@ void dump(const cps::Program &p, const Plan &plan, std::ostream &out) {
   for (size_t t = 0; t < p.tasks.size(); ++t) {
     const cps::Task &task = p.tasks[t];
     out << fmt::format("task {}\n", task.source->decl->name);
+    if (plan.split()) {
+      out << fmt::format("  part {}\n", plan.parts.task_part[t]);
+      if (task.fast) {
+        std::string where;
+        for (int part : plan.parts.fast_parts[t]) where += fmt::format(" {}", part);
+        out << fmt::format("  sequential form in parts:{}\n", where.empty() ? " none" : where);
+      }
+    }
     const TaskSignals &ts = plan.signals[t];
     if (!ts.empty()) {
       std::string s;

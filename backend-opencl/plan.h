@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "backend-opencl/emit.h"
+#include "backend-opencl/parts.h"
 #include "ir/cps.h"
 
 namespace kite::plan {
@@ -161,6 +162,7 @@ struct GraphPlan {
 
 struct Plan {
   Shape shape = Shape::Inline;
+  Parts parts;  // a large program's parts (parts.h); an inline one is one
   std::vector<TaskSignals> signals;  // by task
   std::vector<int> node_task;        // by node: the task whose signal handles it, or -1
   std::vector<BlockPlan> blocks;     // by block id
@@ -179,6 +181,7 @@ struct Plan {
   bool fast_computes = false;
 
   bool large() const { return shape == Shape::Large; }
+  bool split() const { return parts.count > 1; }
   bool has_fast() const { return fast_arity >= 0; }
   // The task whose signal handles node `node`, or with node -1 graph
   // `graph`; -1 for none.

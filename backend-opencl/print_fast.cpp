@@ -52,12 +52,14 @@ void Printer::emit_fast(std::ostream &out) {
   for (size_t t = 0; t < p_.tasks.size(); ++t) {
     if (!p_.tasks[t].fast) continue;
     const anf::Task &task = *p_.tasks[t].source;
-    s << fmt::format("  case {}: /* {} */\n", t, task.decl->name);
-    s << fmt::format("    if ({} > KITE_FAST_WORDS) return 0L;\n", frame_size(task));
-    s << fmt::format("    s[0] = {}L; s[1] = -1;", place(t, 0));
+    std::ostringstream e;
+    e << fmt::format("  case {}: /* {} */\n", t, task.decl->name);
+    e << fmt::format("    if ({} > KITE_FAST_WORDS) return 0L;\n", frame_size(task));
+    e << fmt::format("    s[0] = {}L; s[1] = -1;", place(t, 0));
     for (size_t i = 0; i < task.decl->param_vars.size(); ++i)
-      s << fmt::format(" s[{}] = a{};", 2 + task.decl->param_vars[i]->id, i);
-    s << fmt::format(" sp = {};\n    break;\n", frame_size(task));
+      e << fmt::format(" s[{}] = a{};", 2 + task.decl->param_vars[i]->id, i);
+    e << fmt::format(" sp = {};\n    break;\n", frame_size(task));
+    s << in_parts(plan_.parts.fast_parts[t], e.str());
   }
   s << "  default: return 0L;\n  }\n";
   s << "kite_next:\n  switch ((int)s[fp]) {\n";
@@ -69,11 +71,13 @@ void Printer::emit_fast(std::ostream &out) {
     for (const VarDecl *v : task.vars) at_[v] = from_bits(v->type, frame_slot(v));
     for (const VarDecl *a : p_.tasks[t].local_arrays) fast_base_[a] = "(int)" + frame_slot(a);
     fast_resume_ = 0;
-    s << fmt::format("  case {}: {{ /* task {} */\n", place(t, 0), task.decl->name);
-    fast_stmts(task.body, s, 4);
-    line(s, 4, "rv = 0L;");
-    fast_return(s, 4);
-    s << "  }\n";
+    std::ostringstream form;
+    form << fmt::format("  case {}: {{ /* task {} */\n", place(t, 0), task.decl->name);
+    fast_stmts(task.body, form, 4);
+    line(form, 4, "rv = 0L;");
+    fast_return(form, 4);
+    form << "  }\n";
+    s << in_parts(plan_.parts.fast_parts[t], form.str());
     at_ = saved;
     fast_base_.clear();
     fast_elem_.clear();

@@ -336,7 +336,8 @@ void Printer::fold_into_parent(const cps::Op &op, const std::string &parent, con
 // into the task's record.
 void Printer::emit_map_kernel(const cps::Block &b) {
   const cps::Op &op = b.loop;
-  std::ostream &s = kernels_;
+  std::ostringstream text;
+  std::ostream &s = text;
   s << fmt::format(
       "__kernel void kite_map_{}(__global long *pool, __global long *deques, "
       "__global int *deque_ctl,\n    __global long *printbuf, __global int *ctl, "
@@ -395,6 +396,7 @@ void Printer::emit_map_kernel(const cps::Block &b) {
   std::swap(env_, block_env);
   loops_ = &block_->loops;
   s << "}\n\n";
+  kernels_ << in_part(b.task, text.str());
 }
 
 // A scan's chunk, lo .. hi - 1 (chunk k = lo / KITE_SCAN_CHUNK). Phase 0

@@ -103,12 +103,15 @@ void Printer::emit_signal(std::ostream &s) {
     const plan::TaskSignals &ts = plan_.signals[t];
     if (ts.empty()) continue;
     std::string name = fmt::format("kite_signal_t{}", t);
-    emit_signal_function(name, int(t), s);
+    std::ostringstream function;
+    emit_signal_function(name, int(t), function);
+    s << in_part(int(t), function.str());
     const std::string call = fmt::format(" return {}(c, rec, node, bits, graph, own);\n", name);
-    for (size_t n : ts.nodes) by_node << fmt::format("  case {}:", n);
-    if (!ts.nodes.empty()) by_node << call;
-    for (int g : ts.graphs) by_graph << fmt::format("  case {}:", g);
-    if (!ts.graphs.empty()) by_graph << call;
+    std::string nodes, graphs;
+    for (size_t n : ts.nodes) nodes += fmt::format("  case {}:", n);
+    if (!ts.nodes.empty()) by_node << in_part(int(t), nodes + call);
+    for (int g : ts.graphs) graphs += fmt::format("  case {}:", g);
+    if (!ts.graphs.empty()) by_graph << in_part(int(t), graphs + call);
   }
   s << "KITE_OUT_OF_LINE int kite_signal(kite_ctx *c, int rec, int node, long bits, int graph, "
        "int *own) {\n";

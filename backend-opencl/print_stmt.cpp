@@ -430,17 +430,25 @@ void Printer::emit_blocks(std::ostream &out) {
   blocks << head;
   for (const cps::Block &b : p_.blocks) {
     if (b.code < 0) continue;
+    helper_task_ = b.task;  // its helpers are its part's
     std::string body = block_body(b);
+    helper_task_ = -1;
     if (!large()) {
       blocks << fmt::format("  case {}: {}", b.code, body);
       continue;
     }
-    functions << fmt::format(
-        "__attribute__((noinline)) void kite_code_{}(kite_ctx *c, int rec, kite_rec f) {}\n",
-        b.code, body);
-    blocks << fmt::format("  case {0}: kite_code_{0}(c, rec, f); return;\n", b.code);
+    functions << in_part(
+        b.task,
+        fmt::format(
+            "__attribute__((noinline)) void kite_code_{}(kite_ctx *c, int rec, kite_rec f) {}\n",
+            b.code, body));
+    blocks << in_part(b.task, fmt::format("  case {0}: kite_code_{0}(c, rec, f); return;\n", b.code));
   }
+  // A code of another part waits for its part's launch (parts.cl).
+  if (plan_.split())
+    blocks << "#if KITE_SPLIT\n  default: kite_block_foreign(c, rec, code); return;\n#endif\n";
   blocks << "  }\n}\n\n";
+  if (plan_.split()) out << part_tables();
   out << functions.str() << blocks.str();
 }
 

@@ -143,23 +143,25 @@ std::string Printer::slot(const VarDecl *v, const char *record) {
 std::string Printer::make_record(const std::vector<std::pair<const Type *, std::string>> &members,
                                  int tag, SourceLoc loc) {
   int id = helper_count_++;
+  std::ostringstream h;
   size_t longs = members.size() + (tag >= 0 ? 1 : 0);
-  helpers_ << "long kite_make_" << id << "(kite_ctx *c";
+  h << "long kite_make_" << id << "(kite_ctx *c";
   for (size_t i = 0; i < members.size(); ++i)
-    helpers_ << ", " << c_type(members[i].first) << " v" << i;
-  helpers_ << ") {\n";
-  helpers_ << fmt::format("  long r = kite_heap_alloc(c, {}, {});\n", std::max<size_t>(longs, 1),
+    h << ", " << c_type(members[i].first) << " v" << i;
+  h << ") {\n";
+  h << fmt::format("  long r = kite_heap_alloc(c, {}, {});\n", std::max<size_t>(longs, 1),
                           site(loc));
-  helpers_ << "  if (r == 0) return 0;\n";
-  helpers_ << "  KITE_DATA __global long *h = c->heap + r;\n";
+  h << "  if (r == 0) return 0;\n";
+  h << "  KITE_DATA __global long *h = c->heap + r;\n";
   size_t first = 0;
   if (tag >= 0) {
-    helpers_ << fmt::format("  h[0] = {};\n", tag);
+    h << fmt::format("  h[0] = {};\n", tag);
     first = 1;
   }
   for (size_t i = 0; i < members.size(); ++i)
-    helpers_ << fmt::format("  {}(h, {}) = v{};\n", slot_macro(members[i].first), first + i, i);
-  helpers_ << "  return r;\n}\n\n";
+    h << fmt::format("  {}(h, {}) = v{};\n", slot_macro(members[i].first), first + i, i);
+  h << "  return r;\n}\n\n";
+  helpers_ << in_part(helper_task_, h.str());
   std::string call = fmt::format("kite_make_{}(c", id);
   for (auto &m : members) call += ", " + m.second;
   return call + ")";
@@ -265,7 +267,8 @@ void Printer::emit_print(const Expr &call, std::ostream &s, int ind) {
   line(s, ind, fmt::format("kite_print_{}(c{});", id, args));
 }
 
-void Printer::emit_start(std::ostream &s) {
+void Printer::emit_start(std::ostream &out) {
+  std::ostringstream s;  // only main's part starts the run
   const TaskDecl *main = source_.tasks[size_t(source_.main)].decl.get();
   const cps::Task &ct = p_.tasks[main->id];
   task_ = main->id;
@@ -283,6 +286,7 @@ void Printer::emit_start(std::ostream &s) {
   }
   line(s, 2, fmt::format("kite_ready(c, rec, {});", p_.blocks[ct.entry_block].code));
   s << "}\n";
+  out << in_part(main->id, s.str());
   out_.result = to_string(main->result_type);
 }
 

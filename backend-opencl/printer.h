@@ -52,6 +52,14 @@ class Printer {
   // The generated half of the program (emit.cpp).
   std::string run();
 
+  // A program in parts (parts.h): `text` kept only in the programs of task
+  // `task`'s part, or of `parts` (#if KITE_IN_PART); unchanged in a program
+  // of one part, or for task -1.
+  std::string in_part(int task, const std::string &text) const;
+  std::string in_parts(const std::vector<int> &parts, const std::string &text) const;
+  // kite_part_of_code and kite_part_of_node (runtime-cl/device/parts.cl).
+  std::string part_tables() const;
+
  private:
   // print_values.cpp
   std::string slot(const VarDecl *v, const char *record = "f");
@@ -158,6 +166,7 @@ class Printer {
   Artifact &out_;
   EmitOptions options_;
   int task_ = -1;
+  int helper_task_ = -1;  // the task whose part the helpers made now belong to; -1: all
   std::ostringstream helpers_;  // construction and print helpers, emitted first
   std::ostringstream dispatch_helpers_;
   std::map<std::string, int> null_names_;  // null_name: text -> string index

@@ -17,6 +17,7 @@
 #include <iostream>
 
 #include "driver/pipeline.h"
+#include "backend-opencl/plan.h"
 
 namespace {
 
@@ -99,6 +100,12 @@ int main(int argc, char **argv) {
   bool no_bounds = false;
   app.add_flag("--no-bounds-checks", no_bounds,
                "do not check array indices (a wrong index is then undefined behaviour)");
+  app.add_option("--part-blocks", o.part_blocks,
+                 fmt::format("split a program of more than N blocks into parts of at most N "
+                             "blocks (a cycle of calls stays whole), each a kernel of its own "
+                             "that the device compiler builds alone (default {})",
+                             kite::plan::kPartBlocks))
+      ->check(CLI::PositiveNumber);
   std::vector<std::string> warning_flags;
   std::vector<std::string> args = rewrite_command_line(argc, argv, warning_flags);
   for (const std::string &flag : warning_flags) {

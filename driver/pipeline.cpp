@@ -56,6 +56,7 @@ int compile(const SourceFile &file, const CompileOptions &o, std::ostream &diagn
   diags.set_warnings(o.warnings);
   EmitOptions emit;
   emit.bounds_checks = o.bounds_checks;
+  emit.part_blocks = o.part_blocks;
   // Whether stage s runs: -O0 skips some (driver/stages.def).
   auto runs = [&](Stage s) { return o.optimize || info(s).o0 == O0::Run; };
   // After stage s: the IR it left verified (the typed AST only while it has

@@ -26,6 +26,7 @@ struct CompileOptions {
   bool check_only = false;    // stop after type checking and its warnings (kite-interp)
   bool optimize = true;       // off (-O0): the stages driver/stages.def marks Skip do not run
   bool bounds_checks = true;  // off: array indices are not checked (for measuring)
+  int part_blocks = 0;        // a large program's parts' blocks at most (0: the default)
   WarningOptions warnings;    // -W flags
 };
 

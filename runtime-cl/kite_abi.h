@@ -13,8 +13,10 @@
  *   6 __global long *stats      num_workers * KITE_STATS_WORDS longs
  *   7 __global int  *params     KITE_PARAM_COUNT ints, below
  *   8 __global long *heap       ctl64[KITE_CTL64_HEAP_SIZE] longs: the device heap
+ *   9 __global long *parked     a program in parts: params[KITE_PARAM_PARKED_CAP] pairs
+ *                               (entry, part) of work for other parts (device/parts.cl)
  * A map kernel, kite_map_<code> (code: the map's split block), takes the
- * same nine arguments and then `int first`: work-item (i, y) runs iteration
+ * first nine arguments and then `int first`: work-item (i, y) runs iteration
  * i of the map whose entry is ctl64[KITE_CTL64_RESUMES + first + y], in
  * work-groups of (a power of two up to KITE_MAP_GROUP, 1) work-items.
  * Every buffer starts zero-filled; the host writes params, main's arguments
@@ -52,7 +54,8 @@
 #define KITE_PARAM_TRACE_CAP 6   /* busy spans each worker may record; 0: no trace */
 #define KITE_PARAM_SIMD_STATS 7  /* 1: wide workers count the block codes of each round */
 #define KITE_PARAM_DEQUE_START 8 /* the index every deque and local ring starts at (tests) */
-#define KITE_PARAM_COUNT 9
+#define KITE_PARAM_PARKED_CAP 9 /* pairs in the parked list (parts.cl) */
+#define KITE_PARAM_COUNT 10
 
 #define KITE_MODE_RUN 0
 #define KITE_MODE_PROBE 1 /* every worker checks in; are all resident at once? */
@@ -74,7 +77,10 @@
 #define KITE_CTL_OFFLOADS 11   /* maps waiting in ctl64[KITE_CTL64_OFFLOADS] for their kernels */
 #define KITE_CTL_RESUMES 12    /* entries in ctl64[KITE_CTL64_RESUMES]: worker w queues
                                   entries w, w + workers, ... when the launch starts */
-#define KITE_CTL_IDLE 13       /* narrow workers that found no work at their last look (fast.cl) */
+#define KITE_CTL_IDLE 13       /* workers that found no work at their last look (fast.cl, parts.cl) */
+#define KITE_CTL_PARKED 14     /* pairs in the parked list (device/parts.cl) */
+#define KITE_CTL_PARKED_TAKE 15 /* the first of them, this launch's part's, that it queues */
+#define KITE_CTL_PART_IDLE 16  /* 1: the launch left for another part's parked work */
 #define KITE_CTL_INTS 32
 
 /* ctl64[] (longs) */

@@ -56,7 +56,16 @@ llvm_bin = "/usr/lib/llvm-14/bin"
 config.environment["PATH"] = os.pathsep.join([bin_dir, llvm_bin, config.environment.get("PATH", "")])
 # Keep kernel-binary caches of test runs out of the user's home.
 config.environment["XDG_CACHE_HOME"] = os.path.join(lit_config.params.get("kite_bin", "/tmp"), "..", "test-cache")
-config.substitutions.append(("%kitec", os.path.join(bin_dir, "kitec")))
+# --param kite_part_blocks=N: kitec splits programs of more than N blocks
+# into parts (--part-blocks; 1: every cycle of calls its own kernel), for
+# the directories whose tests run programs (their dumps then differ).
+kite_part_blocks = lit_config.params.get("kite_part_blocks", "")
+if kite_part_blocks:
+    exec_suffix += "-parts" + kite_part_blocks
+    config.test_exec_root += "-parts" + kite_part_blocks
+    config.available_features.add("parts")
+config.substitutions.append(("%kitec", os.path.join(bin_dir, "kitec") +
+                             (" --part-blocks " + kite_part_blocks if kite_part_blocks else "")))
 config.substitutions.append(("%kite-run", os.path.join(bin_dir, "kite-run")))
 config.substitutions.append(("%kite-test", os.path.join(bin_dir, "kite-test")))
 config.substitutions.append(("%kite-interp", os.path.join(bin_dir, "kite-interp")))

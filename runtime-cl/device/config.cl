@@ -134,6 +134,25 @@
 #define KITE_HAS_FAST 0
 #endif
 #define KITE_WIDE_FORMS (KITE_WIDE && KITE_HAS_FAST == 2)
+/* A program in parts (parts.cl): kitec defines KITE_PARTS and
+ * KITE_MAIN_PART, the part whose task is main; kite-run builds part k with
+ * -DKITE_PART=k, or the whole program at once without it. */
+#ifndef KITE_PARTS
+#define KITE_PARTS 1
+#endif
+#ifndef KITE_MAIN_PART
+#define KITE_MAIN_PART 0
+#endif
+#ifndef KITE_PART
+#define KITE_PART -1
+#endif
+#define KITE_SPLIT (KITE_PARTS > 1 && KITE_PART >= 0)
+#define KITE_IN_PART(k) (KITE_PART < 0 || KITE_PART == (k))
+/* The code of a parked entry whose record's task finished (parts.cl). */
+#define KITE_CODE_FINISH 0x7ffffff0
+/* Narrow workers count themselves idle in ctl[KITE_CTL_IDLE] for the forms'
+ * rule and the parts' turns. */
+#define KITE_COUNT_IDLE (KITE_HAS_FAST || KITE_SPLIT)
 #if KITE_LARGE && !defined(KITE_CPU)
 #define KITE_OUT_OF_LINE __attribute__((noinline))
 #else

@@ -132,6 +132,10 @@ typedef struct {
 #if KITE_HAND
   long n_handed;   /* blocks run from `next` after the turn's first */
 #endif
+#if KITE_SPLIT
+  __global long *parked; /* what other parts run (parts.cl): entry, part */
+  int parked_cap;        /* pairs it holds */
+#endif
 } kite_ctx;
 
 /* Records lie KITE_RECORD_STRIDE longs apart: the artifact's KITE_RECORD_WORDS
@@ -179,3 +183,9 @@ typedef struct {
 void kite_block(kite_ctx *c, int rec, int code);
 KITE_OUT_OF_LINE int kite_signal(kite_ctx *c, int rec, int node, long bits, int graph, int *own);
 void kite_start_main(kite_ctx *c);
+#if KITE_SPLIT
+/* The part of a block code and of a (caller's) node; -1: every part's. */
+int kite_part_of_code(int code);
+int kite_part_of_node(int node);
+void kite_park(kite_ctx *c, long entry, int part);
+#endif

@@ -44,6 +44,18 @@ KITE_OUT_OF_LINE void kite_finish_at(kite_ctx *c, int rec, int own, int known, l
   for (;;) {
     int parent = KITE_LINK_PARENT(link);
     int node = KITE_LINK_NODE(link);
+#if KITE_SPLIT
+    if (parent >= 0) {
+      int part = kite_part_of_node(node & ((1 << KITE_NODE_SHIFT) - 1));
+      if (part >= 0 && part != KITE_PART) {
+        /* Its caller's part finishes it (parts.cl): the record keeps the
+         * result, and its link. */
+        KITE_REC(c, rec)[1] = bits;
+        kite_park(c, KITE_ENTRY(KITE_CODE_FINISH, rec), part);
+        return;
+      }
+    }
+#endif
     kite_free(c, rec);
     if (parent < 0) {
       c->ctl64[KITE_CTL64_RESULT] = bits;

@@ -4,13 +4,18 @@
 
 __kernel void kite_uber(__global long *pool, __global long *deques, __global uint *deque_ctl,
                         __global long *printbuf, __global int *ctl, __global long *ctl64,
-                        __global long *stats, __global int *params, __global long *heap) {
+                        __global long *stats, __global int *params, __global long *heap,
+                        __global long *parked) {
 #if KITE_WIDE
   __local kite_worker worker_state;
 #endif
   kite_ctx ctx;
   kite_ctx *c = &ctx;
   kite_ctx_init(c, pool, deques, deque_ctl, printbuf, ctl, ctl64, heap, params);
+#if KITE_SPLIT
+  c->parked = parked;
+  c->parked_cap = params[KITE_PARAM_PARKED_CAP];
+#endif
   c->worker = (int)get_group_id(0);
   c->lane = (int)get_local_id(0);
   if (c->worker >= c->num_workers) return;
@@ -53,11 +58,16 @@ __kernel void kite_uber(__global long *pool, __global long *deques, __global uin
 #endif
   kite_run_wide(c, st, params[KITE_PARAM_SIMD_STATS], (uint)params[KITE_PARAM_DEQUE_START]);
 #else
+#if KITE_IN_PART(KITE_MAIN_PART)
   if (c->worker == 0 && c->ctl[KITE_CTL_STARTED] == 0) {
     c->ctl[KITE_CTL_STARTED] = 1;
     kite_start_main(c);
   }
+#endif
   kite_take_resumes(c);
+#if KITE_SPLIT
+  kite_take_parked(c);
+#endif
   kite_run_narrow(c, st);
 #endif
 

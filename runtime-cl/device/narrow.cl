@@ -21,7 +21,7 @@ void kite_run_narrow(kite_ctx *c, __global long *st) {
         /* Back off, so that idle workers do not keep the busy ones' deque
          * lines bouncing between caches: wait longer after each failure,
          * reading a line that nobody writes while work is going on. */
-        if (KITE_HAS_FAST && !idle) {
+        if (KITE_COUNT_IDLE && !idle) {
           atomic_inc(&c->ctl[KITE_CTL_IDLE]);
           idle = 1;
         }
@@ -29,6 +29,9 @@ void kite_run_narrow(kite_ctx *c, __global long *st) {
         }
 #if KITE_OFFLOAD_MIN > 0
         kite_offload_idle(c);
+#endif
+#if KITE_SPLIT
+        kite_parts_idle(c);
 #endif
         backoff = min(2 * backoff + 1, KITE_MAX_BACKOFF);
         continue;

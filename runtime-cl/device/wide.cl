@@ -308,11 +308,14 @@ void kite_schedule(kite_ctx *c, __global long *st, int *busy) {
   }
 
   if (n == 0) {
-    if (KITE_WIDE_FORMS && w->idle == 0) atomic_inc(&c->ctl[KITE_CTL_IDLE]);
+    if ((KITE_WIDE_FORMS || KITE_SPLIT) && w->idle == 0) atomic_inc(&c->ctl[KITE_CTL_IDLE]);
     w->idle += 1;
     w->stat[KITE_STAT_IDLE_ROUNDS] += 1;
 #if KITE_OFFLOAD_MIN > 0
     kite_offload_idle(c);
+#endif
+#if KITE_SPLIT
+    kite_parts_idle(c);
 #endif
     if (c->trace && *busy) {
       kite_span_end(c, st);
@@ -326,7 +329,7 @@ void kite_schedule(kite_ctx *c, __global long *st, int *busy) {
     asm volatile("nanosleep.u32 %0;" ::"r"(ns));
 #endif
   } else {
-    if (KITE_WIDE_FORMS && w->idle > 0) atomic_dec(&c->ctl[KITE_CTL_IDLE]);
+    if ((KITE_WIDE_FORMS || KITE_SPLIT) && w->idle > 0) atomic_dec(&c->ctl[KITE_CTL_IDLE]);
     w->idle = 0;
     if (c->trace && !*busy) {
       kite_span_begin(c, stolen);
@@ -377,6 +380,7 @@ void kite_run_wide(kite_ctx *c, __global long *st, int simd_stats, uint ring_sta
     w->stocked = 0;
     w->nseg = 0;
     for (int i = 0; i < KITE_STATS_WORDS; ++i) w->stat[i] = 0;
+#if KITE_IN_PART(KITE_MAIN_PART)
     if (c->worker == 0 && c->ctl[KITE_CTL_STARTED] == 0) {
       c->ctl[KITE_CTL_STARTED] = 1;
       kite_start_main(c);
@@ -388,7 +392,11 @@ void kite_run_wide(kite_ctx *c, __global long *st, int simd_stats, uint ring_sta
       c->next = KITE_NONE;
 #endif
     }
+#endif
     kite_take_resumes(c);
+#if KITE_SPLIT
+    kite_take_parked(c);
+#endif
   }
   for (;;) {
     barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
@@ -500,7 +508,7 @@ void kite_run_wide(kite_ctx *c, __global long *st, int simd_stats, uint ring_sta
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   if (c->lane == 0) {
-    if (KITE_WIDE_FORMS && w->idle > 0) atomic_dec(&c->ctl[KITE_CTL_IDLE]);
+    if ((KITE_WIDE_FORMS || KITE_SPLIT) && w->idle > 0) atomic_dec(&c->ctl[KITE_CTL_IDLE]);
     if (c->trace && busy) kite_span_end(c, st);
     for (int i = 0; i < KITE_LOCAL_CHUNKS; ++i)
       if (w->chunks[i] >= 0) kite_give_chunk(c, w->chunks[i]);

@@ -298,6 +298,10 @@ void check_against_kernel(const Artifact &a) {
 
 }  // namespace
 
+std::optional<long> header_value(const std::string &opencl, const char *macro) {
+  return defined_value(opencl, macro);
+}
+
 Artifact parse_artifact(std::string_view text, const std::string &path) {
   // A "#!" line lets the file run as a program; the checksum leaves it out,
   // so it may be edited to name another kite-run.

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -42,6 +43,10 @@ Artifact parse_artifact(std::string_view text, const std::string &path);
 // Whether `text` starts as an artifact does: "kite-artifact " or a "#!" line
 // (which no Kite source has).
 bool looks_like_artifact(std::string_view text);
+
+// The value of `#define macro <integer>` in an artifact's OpenCL source
+// (its header's counts, KITE_PARTS), if it has one.
+std::optional<long> header_value(const std::string &opencl, const char *macro);
 
 // Writes `a` in the file format. A non-empty `interpreter` becomes the first
 // line, "#!" and it, which lets the file run as a program; the checksum does

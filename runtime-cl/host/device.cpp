@@ -2,8 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <atomic>
 #include <charconv>
+#include <chrono>
 #include <regex>
+#include <thread>
 
 namespace kite::host {
 namespace {
@@ -181,8 +184,44 @@ const Device &select_device(const std::vector<Device> &devices, const std::strin
   return devices[index];
 }
 
+namespace {
+
+// One program built from source with `options`, its binary (and on NVIDIA
+// its kernel's registers) stored in the cache under `key`. Throws RunError,
+// with the build log on stderr, when it does not build.
+Program build_part(cl_context context, const Device &device, const std::string &opencl,
+                   const std::string &options, uint64_t key, const Cache &cache) {
+  cl_int err = CL_SUCCESS;
+  const char *text = opencl.c_str();
+  size_t size = opencl.size();
+  Program program(clCreateProgramWithSource(context, 1, &text, &size, &err));
+  check_cl(err, "cannot create the OpenCL program");
+  err = clBuildProgram(program.get(), 1, &device.id, options.c_str(), nullptr, nullptr);
+  if (err == CL_BUILD_PROGRAM_FAILURE) {
+    fmt::print(stderr, "kite-run: OpenCL build log:\n{}\n", build_log(program.get(), device.id));
+    throw RunError("the OpenCL program did not build");
+  }
+  check_cl(err, "cannot build the OpenCL program");
+  std::string binary = program_binary(program.get());
+  if (!binary.empty()) cache.store(key, ".bin", binary);
+  if (device.platform_name.find("NVIDIA") != std::string::npos) {
+    std::string log = build_log(program.get(), device.id);
+    // The program's map kernels have their own lines: kite_uber's follow
+    // its name.
+    static const std::regex used("Used ([0-9]+) registers");
+    size_t at = log.find("'kite_uber'");
+    std::string rest = log.substr(at == std::string::npos ? 0 : at);
+    std::smatch m;
+    if (std::regex_search(rest, m, used)) cache.store(key, ".registers", m[1].str());
+  }
+  return program;
+}
+
+}  // namespace
+
 DeviceProgram build_program(const Device &device, const std::string &opencl,
-                            const WorkerShape &shape, const Cache &cache, bool notice) {
+                            const WorkerShape &shape, const Cache &cache, bool notice, int parts,
+                            int main_part) {
   DeviceProgram p;
   p.shape = shape;
   p.options = device.is_cpu() ? "-cl-std=CL1.2 -w -DKITE_CPU=1" : "-cl-std=CL1.2 -w -DKITE_GPU=1";
@@ -207,6 +246,7 @@ DeviceProgram build_program(const Device &device, const std::string &opencl,
   }
   p.cache_key = fnv1a({"kite-run program cache 1", opencl, p.options, device.name, device.version,
                        device.driver_version});
+  p.main_part = parts > 1 ? main_part : 0;
 
   cl_int err = CL_SUCCESS;
   cl_context_properties props[] = {CL_CONTEXT_PLATFORM,
@@ -216,53 +256,76 @@ DeviceProgram build_program(const Device &device, const std::string &opencl,
   p.queue = Queue(clCreateCommandQueue(p.context.get(), device.id, 0, &err));
   check_cl(err, "cannot create an OpenCL command queue");
 
-  if (auto binary = cache.load(p.cache_key, ".bin")) {
-    p.program = program_from_binary(p.context.get(), device, *binary, p.options);
-    p.from_cache = static_cast<bool>(p.program);
+  // Each part: from the cache, else built (below, several at a time).
+  const size_t count = static_cast<size_t>(std::max(parts, 1));
+  p.programs.resize(count);
+  p.kernels.resize(count);
+  std::vector<std::string> options(count, p.options);
+  std::vector<uint64_t> keys(count, p.cache_key);
+  std::vector<size_t> missing;
+  for (size_t k = 0; k < count; ++k) {
+    if (count > 1) {
+      options[k] += fmt::format(" -DKITE_PART={}", k);
+      keys[k] = fnv1a({"kite-run program cache 1", opencl, options[k], device.name,
+                       device.version, device.driver_version});
+    }
+    if (auto binary = cache.load(keys[k], ".bin"))
+      p.programs[k] = program_from_binary(p.context.get(), device, *binary, options[k]);
+    if (!p.programs[k]) missing.push_back(k);
   }
-  if (!p.program) {
+  p.from_cache = missing.empty();
+  if (!missing.empty()) {
     if (notice) {
-      fmt::print(stderr, "kite-run: building the kernel for {} ({})\n", device.name,
+      std::string what = count > 1 ? fmt::format("{} of the program's {} kernels", missing.size(),
+                                                 count)
+                                   : "the kernel";
+      fmt::print(stderr, "kite-run: building {} for {} ({})\n", what, device.name,
                  cache.enabled() ? "first run of this program; later runs use the cache"
                                  : "--no-cache: the kernel is built on every run");
       std::fflush(stderr);
     }
-    const char *text = opencl.c_str();
-    size_t size = opencl.size();
-    p.program = Program(clCreateProgramWithSource(p.context.get(), 1, &text, &size, &err));
-    check_cl(err, "cannot create the OpenCL program");
-    err = clBuildProgram(p.program.get(), 1, &device.id, p.options.c_str(), nullptr, nullptr);
-    if (err == CL_BUILD_PROGRAM_FAILURE) {
-      fmt::print(stderr, "kite-run: OpenCL build log:\n{}\n",
-                 build_log(p.program.get(), device.id));
-      throw RunError("the OpenCL program did not build");
-    }
-    check_cl(err, "cannot build the OpenCL program");
-    std::string binary = program_binary(p.program.get());
-    if (!binary.empty()) cache.store(p.cache_key, ".bin", binary);
-    if (nvidia) {
-      std::string log = build_log(p.program.get(), device.id);
-      // The program's map kernels have their own lines: kite_uber's follow
-      // its name.
-      static const std::regex used("Used ([0-9]+) registers");
-      size_t at = log.find("'kite_uber'");
-      std::string rest = log.substr(at == std::string::npos ? 0 : at);
-      std::smatch m;
-      if (std::regex_search(rest, m, used)) cache.store(p.cache_key, ".registers", m[1].str());
-    }
+    auto start = std::chrono::steady_clock::now();
+    // One build per thread, as many at once as the host has cores: device
+    // compilers build separate programs side by side.
+    std::vector<std::string> failures(count);
+    std::atomic<size_t> next{0};
+    auto builder = [&] {
+      for (size_t i; (i = next.fetch_add(1)) < missing.size();) {
+        size_t k = missing[i];
+        try {
+          p.programs[k] = build_part(p.context.get(), device, opencl, options[k], keys[k], cache);
+        } catch (const RunError &e) {
+          failures[k] = e.what();
+        }
+      }
+    };
+    const size_t threads =
+        std::min<size_t>(missing.size(), std::max(1u, std::thread::hardware_concurrency()));
+    std::vector<std::thread> pool;
+    for (size_t t = 1; t < threads; ++t) pool.emplace_back(builder);
+    builder();
+    for (std::thread &t : pool) t.join();
+    for (const std::string &failure : failures)
+      if (!failure.empty()) throw RunError(failure);
+    p.build_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                     .count();
   }
-  if (auto text = cache.load(p.cache_key, ".registers")) {
-    std::from_chars(text->data(), text->data() + text->size(), p.size.registers);
+  for (size_t k = 0; k < count; ++k) {
+    if (auto text = cache.load(keys[k], ".registers")) {
+      uint32_t registers = 0;
+      std::from_chars(text->data(), text->data() + text->size(), registers);
+      p.size.registers = std::max(p.size.registers, registers);
+    }
+    p.kernels[k] = Kernel(clCreateKernel(p.programs[k].get(), "kite_uber", &err));
+    check_cl(err, "cannot create the kernel kite_uber");
+    cl_ulong bytes = 0;
+    if (clGetKernelWorkGroupInfo(p.kernels[k].get(), device.id, CL_KERNEL_PRIVATE_MEM_SIZE,
+                                 sizeof bytes, &bytes, nullptr) == CL_SUCCESS)
+      p.size.private_bytes = std::max<uint64_t>(p.size.private_bytes, bytes);
+    if (clGetKernelWorkGroupInfo(p.kernels[k].get(), device.id, CL_KERNEL_LOCAL_MEM_SIZE,
+                                 sizeof bytes, &bytes, nullptr) == CL_SUCCESS)
+      p.size.local_bytes = std::max<uint64_t>(p.size.local_bytes, bytes);
   }
-  p.kernel = Kernel(clCreateKernel(p.program.get(), "kite_uber", &err));
-  check_cl(err, "cannot create the kernel kite_uber");
-  cl_ulong bytes = 0;
-  if (clGetKernelWorkGroupInfo(p.kernel.get(), device.id, CL_KERNEL_PRIVATE_MEM_SIZE, sizeof bytes,
-                               &bytes, nullptr) == CL_SUCCESS)
-    p.size.private_bytes = bytes;
-  if (clGetKernelWorkGroupInfo(p.kernel.get(), device.id, CL_KERNEL_LOCAL_MEM_SIZE, sizeof bytes,
-                               &bytes, nullptr) == CL_SUCCESS)
-    p.size.local_bytes = bytes;
   return p;
 }
 

@@ -73,23 +73,32 @@ struct KernelSize {
 struct DeviceProgram {
   Context context;
   Queue queue;
-  Program program;
-  Kernel kernel;
+  // By part (one, unless kitec split the program: runtime-cl/device/parts.cl):
+  // the program built with -DKITE_PART=k and its kite_uber.
+  std::vector<Program> programs;
+  std::vector<Kernel> kernels;
+  int main_part = 0;        // the part whose launch starts the run
   WorkerShape shape;        // every launch's work-groups are shape.lanes work-items
-  std::string options;      // the build options used
+  std::string options;      // the build options used (but for the part's)
   uint64_t cache_key = 0;   // hash of source, options and device; keys the caches
-  bool from_cache = false;  // the binary came from the cache
-  KernelSize size;
+  bool from_cache = false;  // every part's binary came from the cache
+  KernelSize size;          // the largest of the parts'
+  double build_ms = 0;      // time spent building (0 when every part came from the cache)
+
+  size_t parts() const { return kernels.size(); }
 };
 
 // Builds `opencl` for `device` with -cl-std=CL1.2 -w (the generated code's warnings
 // are not the user's business; PoCL prints their count on stderr), -DKITE_GPU=1 or
 // -DKITE_CPU=1 and, for wide workers, -DKITE_LANES and -DKITE_LOCAL_QUEUE, loading or
-// storing the binary through `cache`. On a build failure prints the build log to
-// stderr and throws RunError.
+// storing the binary through `cache`: once, or once per part (-DKITE_PART=k,
+// several at a time) where kitec split the program into `parts` and `whole`
+// is false. On a build failure prints the build log to stderr and throws
+// RunError.
 // `notice`: say on stderr, before a build (the cache had no binary), that
 // one is under way, since it takes seconds.
 DeviceProgram build_program(const Device &device, const std::string &opencl,
-                            const WorkerShape &shape, const Cache &cache, bool notice = false);
+                            const WorkerShape &shape, const Cache &cache, bool notice = false,
+                            int parts = 1, int main_part = 0);
 
 }  // namespace kite::host

@@ -28,7 +28,8 @@ void set_arg(cl_kernel kernel, cl_uint index, const Buffer &buffer) {
            fmt::format("cannot set argument {} of kite_uber", index));
 }
 
-void bind(cl_kernel kernel, const std::array<const Buffer *, 9> &buffers) {
+template <size_t N>
+void bind(cl_kernel kernel, const std::array<const Buffer *, N> &buffers) {
   for (cl_uint i = 0; i < buffers.size(); ++i) set_arg(kernel, i, *buffers[i]);
 }
 
@@ -77,6 +78,11 @@ DeviceRun::DeviceRun(const Device &device, DeviceProgram &program, const RunShap
   params_ = create(KITE_PARAM_COUNT * sizeof(int32_t), "the parameters", "--records");
   const size_t heap_bytes = shape.heap_longs * sizeof(int64_t);
   heap_ = create_zeroed(heap_bytes, "the device heap", "--heap");
+  // A program in parts parks work for other parts (device/parts.cl): at
+  // most an entry per ready block, two per record at most, or a finished
+  // task's record.
+  parked_cap_ = program.parts() > 1 ? 2 * size_t(shape.num_records) + 1024 : 1;
+  parked_ = create(parked_cap_ * 2 * sizeof(int64_t), "the parked entries", "--records");
 
   cl_command_queue q = program_.queue.get();
   std::vector<int32_t> deque_ctl(size_t(shape.workers) * KITE_DEQUE_CTL_STRIDE, 0);
@@ -101,6 +107,7 @@ DeviceRun::DeviceRun(const Device &device, DeviceProgram &program, const RunShap
   params[KITE_PARAM_TRACE_CAP] = static_cast<int32_t>(shape.trace_cap);
   params[KITE_PARAM_SIMD_STATS] = shape.simd_stats ? 1 : 0;
   params[KITE_PARAM_DEQUE_START] = static_cast<int32_t>(shape.deque_start);
+  params[KITE_PARAM_PARKED_CAP] = static_cast<int32_t>(parked_cap_);
   auto write = [q](const Buffer &b, size_t bytes, const void *data) {
     check_cl(clEnqueueWriteBuffer(q, b.get(), CL_TRUE, 0, bytes, data, 0, nullptr, nullptr),
              "cannot write device memory");
@@ -119,8 +126,10 @@ DeviceRun::DeviceRun(const Device &device, DeviceProgram &program, const RunShap
         mib(pool_bytes + size_t(shape.workers) * shape.deque_cap * sizeof(int64_t) + heap_bytes)));
   }
   check_cl(err, "cannot initialise device memory");
-  bind(program_.kernel.get(),
-       {&pool_, &deques_, &deque_ctl_, &printbuf_, &ctl_, &ctl64_, &stats_, &params_, &heap_});
+  for (Kernel &kernel : program_.kernels)
+    bind<10>(kernel.get(), {&pool_, &deques_, &deque_ctl_, &printbuf_, &ctl_, &ctl64_, &stats_,
+                            &params_, &heap_, &parked_});
+  part_ = static_cast<size_t>(program_.main_part);
 }
 
 DeviceRun::~DeviceRun() = default;
@@ -220,7 +229,50 @@ void DeviceRun::read(const Buffer &buffer, size_t offset, size_t bytes, void *to
 }
 
 void DeviceRun::launch() {
-  enqueue_grid(program_.queue.get(), program_.kernel.get(), shape_.workers, program_.shape.lanes);
+  enqueue_grid(program_.queue.get(), program_.kernels[part_].get(), shape_.workers,
+               program_.shape.lanes);
+  ++launches_by_part_[part_];
+}
+
+void DeviceRun::next_part(const Ctl &ctl) {
+  const size_t take = static_cast<size_t>(std::max(ctl[KITE_CTL_PARKED_TAKE], 0));
+  if (program_.parts() < 2 || (take == 0 && !ctl[KITE_CTL_PART_IDLE])) return;
+  // The launch queued parked entries [0, take); [take, count) still wait,
+  // and the next part's go first.
+  const size_t count = static_cast<size_t>(std::max(ctl[KITE_CTL_PARKED], 0));
+  std::vector<std::array<int64_t, 2>> parked(count > take ? count - take : 0);
+  read(parked_, take * sizeof parked[0], parked.size() * sizeof parked[0], parked.data(),
+       "the parked entries");
+  // The part with the most waiting; every part has had one launch to run
+  // its own before another's gets a second.
+  std::vector<size_t> waiting(program_.parts(), 0);
+  for (const auto &entry : parked)
+    if (entry[1] >= 0 && static_cast<size_t>(entry[1]) < waiting.size()) ++waiting[entry[1]];
+  size_t next = part_;
+  if (ctl[KITE_CTL_PART_IDLE]) {
+    for (size_t k = 0; k < waiting.size(); ++k)
+      if (waiting[k] > 0 && (next == part_ || waiting[k] > waiting[next])) next = k;
+    if (next == part_)
+      throw RunError("internal: kite_uber left for another part, but no other part has work");
+  }
+  std::stable_partition(parked.begin(), parked.end(), [&](const auto &entry) {
+    return static_cast<size_t>(entry[1]) == next;
+  });
+  if (!parked.empty())
+    check_cl(clEnqueueWriteBuffer(program_.queue.get(), parked_.get(), CL_TRUE, 0,
+                                  parked.size() * sizeof parked[0], parked.data(), 0, nullptr,
+                                  nullptr),
+             "cannot write the parked entries");
+  static_assert(KITE_CTL_PARKED_TAKE == KITE_CTL_PARKED + 1 &&
+                    KITE_CTL_PART_IDLE == KITE_CTL_PARKED + 2,
+                "written as one triple");
+  const int32_t words[3] = {static_cast<int32_t>(parked.size()),
+                            static_cast<int32_t>(waiting[next]), 0};
+  check_cl(clEnqueueWriteBuffer(program_.queue.get(), ctl_.get(), CL_TRUE,
+                                KITE_CTL_PARKED * sizeof(int32_t), sizeof words, words, 0, nullptr,
+                                nullptr),
+           "cannot write the control block");
+  part_ = next;
 }
 
 Ctl DeviceRun::read_ctl() {
@@ -308,10 +360,10 @@ void DeviceRun::run_waiting_maps(int32_t waiting) {
     if (added) {
       cl_int err = CL_SUCCESS;
       std::string name = fmt::format("kite_map_{}", code);
-      mk.kernel = Kernel(clCreateKernel(program_.program.get(), name.c_str(), &err));
+      mk.kernel = Kernel(clCreateKernel(program_.programs[part_].get(), name.c_str(), &err));
       check_cl(err, fmt::format("internal: cannot create the kernel {}", name));
-      bind(mk.kernel.get(),
-           {&pool_, &deques_, &deque_ctl_, &printbuf_, &ctl_, &ctl64_, &stats_, &params_, &heap_});
+      bind<9>(mk.kernel.get(), {&pool_, &deques_, &deque_ctl_, &printbuf_, &ctl_, &ctl64_, &stats_,
+                                &params_, &heap_});
       // A power of two up to KITE_MAP_GROUP that the kernel's work-groups hold.
       size_t most = 0;
       if (clGetKernelWorkGroupInfo(mk.kernel.get(), device_.id, CL_KERNEL_WORK_GROUP_SIZE,
@@ -372,8 +424,9 @@ class Prober {
     unused_ = create(64 * sizeof(int64_t));  // the buffers probe mode does not touch
     ctl_ = create(KITE_CTL_INTS * sizeof(int32_t));
     params_ = create(KITE_PARAM_COUNT * sizeof(int32_t));
-    bind(program_.kernel.get(),
-         {&unused_, &unused_, &unused_, &unused_, &ctl_, &unused_, &unused_, &params_, &unused_});
+    for (Kernel &kernel : program_.kernels)
+      bind<10>(kernel.get(), {&unused_, &unused_, &unused_, &unused_, &ctl_, &unused_, &unused_,
+                              &params_, &unused_, &unused_});
   }
 
   // All `workers` groups were resident at once. A failure is tried once more:
@@ -383,7 +436,14 @@ class Prober {
   int launches() const { return launches_; }
 
  private:
+  // Every part's kernel, one after the other: the grid is the same for all.
   bool try_once(uint32_t workers) {
+    for (Kernel &kernel : program_.kernels)
+      if (!try_kernel(kernel.get(), workers)) return false;
+    return true;
+  }
+
+  bool try_kernel(cl_kernel kernel, uint32_t workers) {
     ++launches_;
     cl_command_queue q = program_.queue.get();
     std::array<int32_t, KITE_PARAM_COUNT> params{};
@@ -397,7 +457,7 @@ class Prober {
     check_cl(clEnqueueWriteBuffer(q, ctl_.get(), CL_TRUE, 0, sizeof ctl, ctl.data(), 0, nullptr,
                                   nullptr),
              "cannot write device memory");
-    enqueue_grid(q, program_.kernel.get(), workers, program_.shape.lanes);
+    enqueue_grid(q, kernel, workers, program_.shape.lanes);
     check_cl(
         clEnqueueReadBuffer(q, ctl_.get(), CL_TRUE, 0, sizeof ctl, ctl.data(), 0, nullptr, nullptr),
         "cannot read the residency probe's result");

@@ -53,8 +53,17 @@ class DeviceRun {
             const MainArgs &args);
   ~DeviceRun();
 
-  // One launch of kite_uber over the whole grid, waiting for it to finish.
+  // One launch of kite_uber over the whole grid, waiting for it to finish:
+  // of the part whose turn it is (one unless the program is in parts).
   void launch();
+  // After a launch that left (ctl[KITE_CTL_YIELD]), in a program in parts:
+  // the parked entries it did not queue move to the front of the list, and
+  // when it left for another part's (ctl[KITE_CTL_PART_IDLE]) the part with
+  // the most takes its turn, its entries first (runtime-cl/device/parts.cl).
+  void next_part(const Ctl &ctl);
+  size_t part() const { return part_; }
+  // Launches of each part's kernel so far.
+  const std::map<size_t, int64_t> &launches_by_part() const { return launches_by_part_; }
 
   Ctl read_ctl();
   Ctl64 read_ctl64();
@@ -96,7 +105,10 @@ class DeviceRun {
   DeviceProgram &program_;
   RunShape shape_;
   std::vector<std::unique_ptr<LazyZeroMemory>> host_memory_;  // outlives the buffers below
-  Buffer pool_, deques_, deque_ctl_, printbuf_, ctl_, ctl64_, stats_, params_, heap_;
+  Buffer pool_, deques_, deque_ctl_, printbuf_, ctl_, ctl64_, stats_, params_, heap_, parked_;
+  size_t parked_cap_ = 1;  // (entry, part) pairs parked_ holds
+  size_t part_ = 0;        // the part whose kernel the next launch runs
+  std::map<size_t, int64_t> launches_by_part_;
   volatile int32_t *host_ctl_ = nullptr;  // ctl_'s memory when the device uses it in place
   Queue stop_queue_;                      // else request_stop writes through this queue
   std::vector<Span> spans_;

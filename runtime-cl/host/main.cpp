@@ -97,6 +97,8 @@ struct Report {
   int probe_launches = 0;  // 0: no probe, or its result came from the cache
   double run_ms = 0;
   int launches = 0;
+  size_t parts = 1;  // kernels the program was built as (runtime-cl/device/parts.cl)
+  std::map<size_t, int64_t> launches_by_part;  // a program in parts: its kernels' launches
   int64_t maps_run = 0, map_launches = 0;  // maps and reductions run as kernels of their own
   double map_ms = 0;                       // the host's time for them, launches included
   RunShape shape;
@@ -316,6 +318,12 @@ void print_stats(const Report &r) {
              double(heap_used) * 8 / (1 << 20), double(s.heap_longs) * 8 / (1 << 20),
              100.0 * double(heap_used) / double(s.heap_longs));
   fmt::print(stderr, "kite-run: stats: kernel launches       {}\n", r.launches);
+  if (r.launches_by_part.size() > 1 || (!r.launches_by_part.empty() && r.parts > 1)) {
+    std::string by;
+    for (const auto &[part, n] : r.launches_by_part) by += fmt::format(" {}:{}", part, n);
+    fmt::print(stderr, "kite-run: stats: parts                 {} kernels; launches by part{}\n",
+               r.parts, by);
+  }
   if (r.worker.map_kernels_min > 0) {
     fmt::print(stderr,
                "kite-run: stats: loops run as kernels  {} of at least {} iterations, in {} "
@@ -515,9 +523,16 @@ int run(const CommandLine &o) {
   // The notice of a kernel build goes to a terminal only, where someone
   // waits for it; logs and tests see the same stderr on every run.
   const bool notice = isatty(STDERR_FILENO) != 0;
-  DeviceProgram program = build_program(
-      device, artifact.opencl,
-      choose_worker_shape(o, device, static_cast<uint32_t>(artifact.record_words)), cache, notice);
+  const WorkerShape worker_shape =
+      choose_worker_shape(o, device, static_cast<uint32_t>(artifact.record_words));
+  // A program in parts (runtime-cl/device/parts.cl) is built part by part,
+  // but whole with lane stacks, whose private records must not wait for
+  // another part's launch.
+  int parts = static_cast<int>(header_value(artifact.opencl, "KITE_PARTS").value_or(1));
+  if (worker_shape.lane_blocks > 1) parts = 1;
+  const int main_part = static_cast<int>(header_value(artifact.opencl, "KITE_MAIN_PART").value_or(0));
+  DeviceProgram program =
+      build_program(device, artifact.opencl, worker_shape, cache, notice, parts, main_part);
   report.setup_ms = ms_since(setup_start);
   report.binary_cached = program.from_cache;
 
@@ -558,10 +573,13 @@ int run(const CommandLine &o) {
       throw RunError("internal: kite_uber returned without finishing or yielding");
     }
     device_run.run_waiting_maps(ctl[KITE_CTL_OFFLOADS]);
+    device_run.next_part(ctl);
     device_run.reset_print();
   }
   if (watchdog) watchdog->finish();
   report.run_ms = ms_since(run_start);
+  report.parts = program.parts();
+  report.launches_by_part = device_run.launches_by_part();
   report.maps_run = device_run.maps_run();
   report.map_launches = device_run.map_launches();
   report.map_ms = device_run.map_ms();
