@@ -2,11 +2,20 @@
 
 #include <fmt/format.h>
 
-#include <atomic>
+#include <spawn.h>
+#include <sys/wait.h>
+
 #include <charconv>
 #include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
 #include <regex>
+#include <sstream>
 #include <thread>
+
+extern char **environ;
 
 namespace kite::host {
 namespace {
@@ -186,38 +195,153 @@ const Device &select_device(const std::vector<Device> &devices, const std::strin
 
 namespace {
 
-// One program built from source with `options`, its binary (and on NVIDIA
-// its kernel's registers) stored in the cache under `key`. Throws RunError,
-// with the build log on stderr, when it does not build.
-Program build_part(cl_context context, const Device &device, const std::string &opencl,
-                   const std::string &options, uint64_t key, const Cache &cache) {
+// The registers of kite_uber that NVIDIA's build log (-cl-nv-verbose)
+// names; empty when it names none. The program's map kernels have their
+// own lines: kite_uber's follow its name.
+std::string registers_in(const std::string &log) {
+  static const std::regex used("Used ([0-9]+) registers");
+  size_t at = log.find("'kite_uber'");
+  std::string rest = log.substr(at == std::string::npos ? 0 : at);
+  std::smatch m;
+  return std::regex_search(rest, m, used) ? m[1].str() : "";
+}
+
+// A built part: the program (in this process), its binary and build log.
+struct Built {
+  Program program;
+  std::string binary, log;
+};
+
+// One program built from source with `options`. Throws RunError, with the
+// build log on stderr, when it does not build.
+Built compile(cl_context context, const Device &device, const std::string &opencl,
+              const std::string &options) {
   cl_int err = CL_SUCCESS;
   const char *text = opencl.c_str();
   size_t size = opencl.size();
-  Program program(clCreateProgramWithSource(context, 1, &text, &size, &err));
+  Built b;
+  b.program = Program(clCreateProgramWithSource(context, 1, &text, &size, &err));
   check_cl(err, "cannot create the OpenCL program");
-  err = clBuildProgram(program.get(), 1, &device.id, options.c_str(), nullptr, nullptr);
+  err = clBuildProgram(b.program.get(), 1, &device.id, options.c_str(), nullptr, nullptr);
+  b.log = build_log(b.program.get(), device.id);
   if (err == CL_BUILD_PROGRAM_FAILURE) {
-    fmt::print(stderr, "kite-run: OpenCL build log:\n{}\n", build_log(program.get(), device.id));
+    fmt::print(stderr, "kite-run: OpenCL build log:\n{}\n", b.log);
     throw RunError("the OpenCL program did not build");
   }
   check_cl(err, "cannot build the OpenCL program");
-  std::string binary = program_binary(program.get());
-  if (!binary.empty()) cache.store(key, ".bin", binary);
-  if (device.platform_name.find("NVIDIA") != std::string::npos) {
-    std::string log = build_log(program.get(), device.id);
-    // The program's map kernels have their own lines: kite_uber's follow
-    // its name.
-    static const std::regex used("Used ([0-9]+) registers");
-    size_t at = log.find("'kite_uber'");
-    std::string rest = log.substr(at == std::string::npos ? 0 : at);
-    std::smatch m;
-    if (std::regex_search(rest, m, used)) cache.store(key, ".registers", m[1].str());
+  b.binary = program_binary(b.program.get());
+  return b;
+}
+
+std::string read_file(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+void write_file(const std::string &path, const std::string &text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  if (!out) throw RunError(fmt::format("cannot write {}", path));
+}
+
+// Builds the parts `missing` (their `options`) in child processes, this
+// program again with --build-part, `jobs` at a time: device compilers
+// build side by side in separate processes (NVIDIA's, in threads of one
+// process, mostly one at a time). Their binaries and logs go to `built`.
+// Returns false when no child could be started (the caller builds here).
+bool build_in_children(const Device &device, const std::string &opencl,
+                       const std::vector<std::string> &options, const std::vector<size_t> &missing,
+                       size_t jobs, std::vector<Built> &built) {
+  char pattern[] = "/tmp/kite-build-XXXXXX";
+  const char *tmp = std::getenv("TMPDIR");
+  std::string dir_pattern = tmp && *tmp ? std::string(tmp) + "/kite-build-XXXXXX" : pattern;
+  std::vector<char> dir_name(dir_pattern.begin(), dir_pattern.end());
+  dir_name.push_back('\0');
+  if (!mkdtemp(dir_name.data())) return false;
+  const std::string dir = dir_name.data();
+  struct Cleanup {
+    std::string dir;
+    ~Cleanup() { std::filesystem::remove_all(dir); }
+  } cleanup{dir};
+  write_file(dir + "/source.cl", opencl);
+  write_file(dir + "/device", std::to_string(device.index));
+  for (size_t k : missing) write_file(fmt::format("{}/options.{}", dir, k), options[k]);
+
+  std::map<pid_t, size_t> running;
+  std::vector<int> status(options.size(), -1);
+  size_t next = 0;
+  auto start = [&](size_t k) {
+    std::string part = std::to_string(k);
+    char arg0[] = "kite-run", arg1[] = "--build-part";
+    char *argv[] = {arg0, arg1, const_cast<char *>(dir.c_str()), part.data(), nullptr};
+    pid_t pid = 0;
+    if (posix_spawn(&pid, "/proc/self/exe", nullptr, nullptr, argv, environ) != 0) return false;
+    running[pid] = k;
+    return true;
+  };
+  while (next < missing.size() || !running.empty()) {
+    while (next < missing.size() && running.size() < jobs) {
+      if (!start(missing[next])) {
+        if (running.empty() && next == 0) return false;
+        jobs = running.size();  // as many as could be started
+        break;
+      }
+      ++next;
+    }
+    int wstatus = 0;
+    pid_t pid = waitpid(-1, &wstatus, 0);
+    if (pid < 0) break;
+    auto it = running.find(pid);
+    if (it == running.end()) continue;
+    status[it->second] = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : 128;
+    running.erase(it);
   }
-  return program;
+  for (size_t k : missing) {
+    Built &b = built[k];
+    b.log = read_file(fmt::format("{}/{}.log", dir, k));
+    if (status[k] == 1) {
+      fmt::print(stderr, "kite-run: OpenCL build log:\n{}\n", b.log);
+      throw RunError("the OpenCL program did not build");
+    }
+    if (status[k] != 0) {
+      std::string why = read_file(fmt::format("{}/{}.error", dir, k));
+      throw RunError(why.empty() ? fmt::format("building part {} of the program failed", k) : why);
+    }
+    b.binary = read_file(fmt::format("{}/{}.bin", dir, k));
+  }
+  return true;
 }
 
 }  // namespace
+
+int build_part_child(const std::string &dir, const std::string &part) {
+  try {
+    const std::string options = read_file(dir + "/options." + part);
+    const std::string opencl = read_file(dir + "/source.cl");
+    std::vector<Device> devices = list_devices();
+    const Device &device = select_device(devices, read_file(dir + "/device"));
+    cl_int err = CL_SUCCESS;
+    cl_context_properties props[] = {CL_CONTEXT_PLATFORM,
+                                     reinterpret_cast<cl_context_properties>(device.platform), 0};
+    Context context(clCreateContext(props, 1, &device.id, nullptr, nullptr, &err));
+    check_cl(err, "cannot create an OpenCL context");
+    const char *text = opencl.c_str();
+    size_t size = opencl.size();
+    Program program(clCreateProgramWithSource(context.get(), 1, &text, &size, &err));
+    check_cl(err, "cannot create the OpenCL program");
+    err = clBuildProgram(program.get(), 1, &device.id, options.c_str(), nullptr, nullptr);
+    write_file(dir + "/" + part + ".log", build_log(program.get(), device.id));
+    if (err == CL_BUILD_PROGRAM_FAILURE) return 1;
+    check_cl(err, "cannot build the OpenCL program");
+    write_file(dir + "/" + part + ".bin", program_binary(program.get()));
+    return 0;
+  } catch (const std::exception &e) {
+    std::ofstream(dir + "/" + part + ".error") << e.what();
+    return 2;
+  }
+}
 
 DeviceProgram build_program(const Device &device, const std::string &opencl,
                             const WorkerShape &shape, const Cache &cache, bool notice, int parts,
@@ -285,28 +409,23 @@ DeviceProgram build_program(const Device &device, const std::string &opencl,
       std::fflush(stderr);
     }
     auto start = std::chrono::steady_clock::now();
-    // One build per thread, as many at once as the host has cores: device
-    // compilers build separate programs side by side.
-    std::vector<std::string> failures(count);
-    std::atomic<size_t> next{0};
-    auto builder = [&] {
-      for (size_t i; (i = next.fetch_add(1)) < missing.size();) {
-        size_t k = missing[i];
-        try {
-          p.programs[k] = build_part(p.context.get(), device, opencl, options[k], keys[k], cache);
-        } catch (const RunError &e) {
-          failures[k] = e.what();
-        }
-      }
-    };
-    const size_t threads =
+    std::vector<Built> built(count);
+    const size_t jobs =
         std::min<size_t>(missing.size(), std::max(1u, std::thread::hardware_concurrency()));
-    std::vector<std::thread> pool;
-    for (size_t t = 1; t < threads; ++t) pool.emplace_back(builder);
-    builder();
-    for (std::thread &t : pool) t.join();
-    for (const std::string &failure : failures)
-      if (!failure.empty()) throw RunError(failure);
+    if (jobs < 2 || !build_in_children(device, opencl, options, missing, jobs, built)) {
+      for (size_t k : missing) built[k] = compile(p.context.get(), device, opencl, options[k]);
+    }
+    for (size_t k : missing) {
+      Built &b = built[k];
+      if (!b.program) {
+        b.program = program_from_binary(p.context.get(), device, b.binary, options[k]);
+        if (!b.program) throw RunError("internal: a part's binary does not load");
+      }
+      p.programs[k] = std::move(b.program);
+      if (!b.binary.empty()) cache.store(keys[k], ".bin", b.binary);
+      if (std::string registers = registers_in(b.log); !registers.empty())
+        cache.store(keys[k], ".registers", registers);
+    }
     p.build_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
                      .count();
   }

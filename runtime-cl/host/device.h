@@ -97,6 +97,13 @@ struct DeviceProgram {
 // RunError.
 // `notice`: say on stderr, before a build (the cache had no binary), that
 // one is under way, since it takes seconds.
+// kite-run --build-part DIR K, which build_program runs to build part K of
+// a program in a process of its own: DIR holds the source (source.cl), the
+// device's index (device) and the part's options (options.K); it writes
+// K.bin and K.log, or K.error. Returns the exit status: 0 built, 1 the
+// build failed (its log in K.log), 2 another error.
+int build_part_child(const std::string &dir, const std::string &part);
+
 DeviceProgram build_program(const Device &device, const std::string &opencl,
                             const WorkerShape &shape, const Cache &cache, bool notice = false,
                             int parts = 1, int main_part = 0);
