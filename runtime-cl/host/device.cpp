@@ -250,8 +250,9 @@ void write_file(const std::string &path, const std::string &text) {
 // program again with --build-part, `jobs` at a time: device compilers
 // build side by side in separate processes (NVIDIA's, in threads of one
 // process, mostly one at a time). Their binaries and logs go to `built`.
-// Returns false when no child could be started (the caller builds here).
-bool build_in_children(const Device &device, const std::string &opencl,
+// A part whose child failed otherwise than in its build is left out of
+// `built` (the caller builds it here), and said so on stderr.
+void build_in_children(const Device &device, const std::string &opencl,
                        const std::vector<std::string> &options, const std::vector<size_t> &missing,
                        size_t jobs, std::vector<Built> &built) {
   char pattern[] = "/tmp/kite-build-XXXXXX";
@@ -259,14 +260,16 @@ bool build_in_children(const Device &device, const std::string &opencl,
   std::string dir_pattern = tmp && *tmp ? std::string(tmp) + "/kite-build-XXXXXX" : pattern;
   std::vector<char> dir_name(dir_pattern.begin(), dir_pattern.end());
   dir_name.push_back('\0');
-  if (!mkdtemp(dir_name.data())) return false;
+  if (!mkdtemp(dir_name.data())) return;
   const std::string dir = dir_name.data();
   struct Cleanup {
     std::string dir;
     ~Cleanup() { std::filesystem::remove_all(dir); }
   } cleanup{dir};
   write_file(dir + "/source.cl", opencl);
-  write_file(dir + "/device", std::to_string(device.index));
+  // The device by its platform's and its own name (another process may list
+  // the platforms in another order, or not all of them).
+  write_file(dir + "/device", device.platform_name + "\n" + device.name);
   for (size_t k : missing) write_file(fmt::format("{}/options.{}", dir, k), options[k]);
 
   std::map<pid_t, size_t> running;
@@ -277,15 +280,22 @@ bool build_in_children(const Device &device, const std::string &opencl,
     char arg0[] = "kite-run", arg1[] = "--build-part";
     char *argv[] = {arg0, arg1, const_cast<char *>(dir.c_str()), part.data(), nullptr};
     pid_t pid = 0;
-    if (posix_spawn(&pid, "/proc/self/exe", nullptr, nullptr, argv, environ) != 0) return false;
+    // Without this process's open files: a driver's handles on the device,
+    // inherited, keep NVIDIA's platform from starting in the child.
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addclosefrom_np(&actions, 3);
+    int err = posix_spawn(&pid, "/proc/self/exe", &actions, nullptr, argv, environ);
+    posix_spawn_file_actions_destroy(&actions);
+    if (err != 0) return false;
     running[pid] = k;
     return true;
   };
   while (next < missing.size() || !running.empty()) {
     while (next < missing.size() && running.size() < jobs) {
       if (!start(missing[next])) {
-        if (running.empty() && next == 0) return false;
-        jobs = running.size();  // as many as could be started
+        if (running.empty()) return;  // no process starts: all are built here
+        jobs = running.size();     // as many as could be started
         break;
       }
       ++next;
@@ -305,13 +315,14 @@ bool build_in_children(const Device &device, const std::string &opencl,
       fmt::print(stderr, "kite-run: OpenCL build log:\n{}\n", b.log);
       throw RunError("the OpenCL program did not build");
     }
-    if (status[k] != 0) {
+    if (status[k] != 0) {  // built here instead (build_program)
       std::string why = read_file(fmt::format("{}/{}.error", dir, k));
-      throw RunError(why.empty() ? fmt::format("building part {} of the program failed", k) : why);
+      fmt::print(stderr, "kite-run: note: building part {} in this process: {}\n", k,
+                 why.empty() ? "its build process failed" : why);
+      continue;
     }
     b.binary = read_file(fmt::format("{}/{}.bin", dir, k));
   }
-  return true;
 }
 
 }  // namespace
@@ -321,7 +332,17 @@ int build_part_child(const std::string &dir, const std::string &part) {
     const std::string options = read_file(dir + "/options." + part);
     const std::string opencl = read_file(dir + "/source.cl");
     std::vector<Device> devices = list_devices();
-    const Device &device = select_device(devices, read_file(dir + "/device"));
+    const std::string wanted = read_file(dir + "/device");
+    const Device *found = nullptr;
+    std::string seen;
+    for (const Device &d : devices) {
+      if (d.platform_name + "\n" + d.name == wanted && !found) found = &d;
+      seen += fmt::format("{}{} ({})", seen.empty() ? "" : ", ", d.name, d.platform_name);
+    }
+    if (!found)
+      throw RunError(fmt::format("a build process does not find the device (it finds {})",
+                                 seen.empty() ? "none" : seen));
+    const Device &device = *found;
     cl_int err = CL_SUCCESS;
     cl_context_properties props[] = {CL_CONTEXT_PLATFORM,
                                      reinterpret_cast<cl_context_properties>(device.platform), 0};
@@ -412,9 +433,10 @@ DeviceProgram build_program(const Device &device, const std::string &opencl,
     std::vector<Built> built(count);
     const size_t jobs =
         std::min<size_t>(missing.size(), std::max(1u, std::thread::hardware_concurrency()));
-    if (jobs < 2 || !build_in_children(device, opencl, options, missing, jobs, built)) {
-      for (size_t k : missing) built[k] = compile(p.context.get(), device, opencl, options[k]);
-    }
+    if (jobs > 1) build_in_children(device, opencl, options, missing, jobs, built);
+    for (size_t k : missing)  // in this process: one part, or what no child built
+      if (!built[k].program && built[k].binary.empty())
+        built[k] = compile(p.context.get(), device, opencl, options[k]);
     for (size_t k : missing) {
       Built &b = built[k];
       if (!b.program) {
