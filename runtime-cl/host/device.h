@@ -97,6 +97,13 @@ struct DeviceProgram {
 // RunError.
 // `notice`: say on stderr, before a build (the cache had no binary), that
 // one is under way, since it takes seconds.
+// The environment as the program started, before any OpenCL driver ran
+// (kept by keep_start_environment, first thing in main): the build
+// processes get it, since NVIDIA's platform does not start in a process
+// that inherits what its driver left in the environment.
+void keep_start_environment();
+std::vector<std::string> &start_environment();
+
 // kite-run --build-part DIR K, which build_program runs to build part K of
 // a program in a process of its own: DIR holds the source (source.cl), the
 // device's index (device) and the part's options (options.K); it writes

@@ -619,6 +619,7 @@ int run(const CommandLine &o) {
 
 int main(int argc, char **argv) {
   using namespace kite::host;
+  keep_start_environment();
   // A part of a program built in a process of its own (build_program).
   if (argc == 4 && std::string(argv[1]) == "--build-part") return build_part_child(argv[2], argv[3]);
   CommandLine options;
