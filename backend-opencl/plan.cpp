@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <functional>
 #include <ostream>
 #include <utility>
 
@@ -519,8 +520,18 @@ Plan make(const cps::Program &p, const EmitOptions &options) {
   for (const cps::Task &t : p.tasks) {
     if (!t.fast) continue;
     plan.fast_arity = std::max(plan.fast_arity, int(t.source->decl->param_vars.size()));
-    plan.fast_computes = plan.fast_computes || !t.fast_reads;
   }
+  // Wide workers run the forms that read no memory, but not in a direct
+  // map (KITE_ANSWER_IN_MAPS): only a call elsewhere needs their rule.
+  std::function<void(const std::vector<cps::Op> &)> calls = [&](const std::vector<cps::Op> &ops) {
+    for (const cps::Op &op : ops) {
+      if (op.kind == cps::OpKind::Spawn && cps::fast_at_call(p, op) && !p.nodes[op.node].direct &&
+          !p.tasks[size_t(cps::callee(op))].fast_reads)
+        plan.fast_computes = true;
+      for (const std::vector<cps::Op> &inner : op.inline_ops) calls(inner);
+    }
+  };
+  for (const cps::Block &b : p.blocks) calls(b.ops);
   plan.node_task.resize(p.nodes.size());
   for (size_t n = 0; n < p.nodes.size(); ++n) {
     plan.node_task[n] = node_task(p, n);
@@ -624,7 +635,9 @@ void dump(const cps::Program &p, const Plan &plan, std::ostream &out) {
   out << fmt::format("loop nests checking elements: {}\n", plan.loop_checks ? "some" : "none");
   if (plan.has_fast())
     out << fmt::format("sequential forms: kite_fast, {} parameters{}\n", plan.fast_arity,
-                       plan.fast_computes ? "" : ", every one reading memory");
+                       plan.fast_computes ? ""
+                                           : ", none that wide workers run (each reads "
+                                             "memory, or is called in direct maps only)");
   for (size_t i = 0; i < plan.dispatchers.size(); ++i)
     out << fmt::format("dispatcher kite_call_value_{}: {}\n", i, to_string(plan.dispatchers[i]));
   for (size_t t = 0; t < p.tasks.size(); ++t) {
