@@ -14,7 +14,7 @@ that call eight each, so that no task grows with the program.
 
   bench/compile/gen.py 160 > p160.kite
 """
-import sys
+import argparse, sys
 
 HEADER = """// A synthetic program of {n} tasks (bench/compile/gen.py {n}).
 struct acc {{ total: long; count: int; }}
@@ -51,8 +51,11 @@ def task(i, n):
     return head + body + "}\n"
 
 def main():
-    n = int(sys.argv[1])
-    fuel = int(sys.argv[2]) if len(sys.argv) > 2 else 3
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("tasks", type=int, help="the number of tasks")
+    ap.add_argument("fuel", type=int, nargs="?", default=3, help="the fuel main gives each task")
+    a = ap.parse_args()
+    n, fuel = a.tasks, a.fuel
     out = [HEADER.format(n=n)]
     out += [task(i, n) for i in range(n)]
     # Driver tasks: each sums the results of up to eight tasks or drivers.

@@ -1,4 +1,4 @@
-// The device side of one run: kite_uber's nine buffers (kite_abi.h), kernel
+// The device side of one run: kite_uber's ten buffers (kite_abi.h), kernel
 // launches, and the start-up probe for how many workers can be resident.
 #pragma once
 

@@ -108,6 +108,8 @@ class Runner:
     def compile(self, src_path, exe, opt):
         # -w: random programs leave variables unread; warnings are not compared.
         cmd = [self.a.kitec, '-w'] + ([] if opt else ['-O0']) + [src_path, '-o', exe]
+        if opt and self.a.part_blocks:  # the optimised binary in parts (backend-opencl/parts.h)
+            cmd[2:2] = ['--part-blocks', str(self.a.part_blocks)]
         return run(cmd, self.a.timeout, self.env)
 
     def sides(self, src_path, workdir, tag):
@@ -342,6 +344,9 @@ def main():
                     help='also convert out-of-range doubles and NaN to int and long')
     ap.add_argument('--interp-only', action='store_true',
                     help='compare only kite-interp with the model (fast: no kernels)')
+    ap.add_argument('--part-blocks', type=int, default=0,
+                    help='compile the optimised binary with kitec --part-blocks N: a program of '
+                         'more blocks runs as kernels of at most N blocks each, in turns')
     ap.add_argument('--lanes', type=int, default=0,
                     help='also run the optimised binary with kite-run --lanes N (wide workers)')
     ap.add_argument('--map-kernel-min', type=int, default=0,

@@ -15,7 +15,7 @@ static int kite_test_probe(__global int *ctl, __global int *params) {
 #define KITE_TEST_ARGS                                                              \
   __global long *pool, __global long *deques, __global int *deque_ctl,            \
       __global long *printbuf, __global int *ctl, __global long *ctl64,             \
-      __global long *stats, __global int *params, __global long *heap
+      __global long *stats, __global int *params, __global long *heap, __global long *parked
 
 /* Reserves a print record of n items; returns its first long, or -1 when it
  * does not fit in the buffer (then the run stops with KITE_ERR_PRINT). */
