@@ -193,6 +193,41 @@ const Device &select_device(const std::vector<Device> &devices, const std::strin
   return devices[index];
 }
 
+std::string part_source(const std::string &opencl, int part) {
+  static const std::string guard = "#if KITE_PART < 0";
+  std::string out;
+  out.reserve(opencl.size());
+  int skip = 0;  // inside another part's code: the #if lines open
+  for (size_t at = 0; at < opencl.size();) {
+    size_t end = opencl.find('\n', at);
+    end = end == std::string::npos ? opencl.size() : end + 1;
+    std::string_view line(opencl.data() + at, end - at);
+    at = end;
+    const bool opens = line.rfind("#if", 0) == 0, closes = line.rfind("#endif", 0) == 0;
+    if (skip > 0) {
+      skip += opens ? 1 : closes ? -1 : 0;
+      continue;
+    }
+    if (line.rfind(guard, 0) == 0) {
+      // "#if KITE_PART < 0 || KITE_PART == a || KITE_PART == b ...": kept
+      // (with its #if) when `part` is among a, b, ... (none: in no part)
+      bool ours = false;
+      for (size_t p = line.find("KITE_PART == "); p != std::string_view::npos;
+           p = line.find("KITE_PART == ", p + 1)) {
+        int n = -1;
+        std::from_chars(line.data() + p + 13, line.data() + line.size(), n);
+        ours = ours || n == part;
+      }
+      if (!ours) {
+        skip = 1;
+        continue;
+      }
+    }
+    out += line;
+  }
+  return out;
+}
+
 std::vector<std::string> &start_environment() {
   static std::vector<std::string> env;
   return env;
@@ -261,7 +296,7 @@ void write_file(const std::string &path, const std::string &text) {
 // process, mostly one at a time). Their binaries and logs go to `built`.
 // A part whose child failed otherwise than in its build is left out of
 // `built` (the caller builds it here), and said so on stderr.
-void build_in_children(const Device &device, const std::string &opencl,
+void build_in_children(const Device &device, const std::vector<std::string> &sources,
                        const std::vector<std::string> &options, const std::vector<size_t> &missing,
                        size_t jobs, std::vector<Built> &built) {
   char pattern[] = "/tmp/kite-build-XXXXXX";
@@ -275,7 +310,7 @@ void build_in_children(const Device &device, const std::string &opencl,
     std::string dir;
     ~Cleanup() { std::filesystem::remove_all(dir); }
   } cleanup{dir};
-  write_file(dir + "/source.cl", opencl);
+  for (size_t k : missing) write_file(fmt::format("{}/source.{}", dir, k), sources[k]);
   // The device by its platform's and its own name (another process may list
   // the platforms in another order, or not all of them).
   write_file(dir + "/device", device.platform_name + "\n" + device.name);
@@ -342,7 +377,7 @@ void build_in_children(const Device &device, const std::string &opencl,
 int build_part_child(const std::string &dir, const std::string &part) {
   try {
     const std::string options = read_file(dir + "/options." + part);
-    const std::string opencl = read_file(dir + "/source.cl");
+    const std::string opencl = read_file(dir + "/source." + part);
     std::vector<Device> devices = list_devices();
     const std::string wanted = read_file(dir + "/device");
     const Device *found = nullptr;
@@ -417,20 +452,27 @@ DeviceProgram build_program(const Device &device, const std::string &opencl,
   const size_t count = static_cast<size_t>(std::max(parts, 1));
   p.programs.resize(count);
   p.kernels.resize(count);
-  std::vector<std::string> options(count, p.options);
+  // A part's source is the program's without the other parts' code, and
+  // keys its cache entry: an edit that leaves the program's blocks, sites
+  // and strings where they were rebuilds only the part it touched.
+  std::vector<std::string> sources(count), options(count, p.options);
   std::vector<uint64_t> keys(count, p.cache_key);
   std::vector<size_t> missing;
   for (size_t k = 0; k < count; ++k) {
     if (count > 1) {
+      sources[k] = part_source(opencl, static_cast<int>(k));
       options[k] += fmt::format(" -DKITE_PART={}", k);
-      keys[k] = fnv1a({"kite-run program cache 1", opencl, options[k], device.name,
+      keys[k] = fnv1a({"kite-run program cache 1", sources[k], options[k], device.name,
                        device.version, device.driver_version});
+    } else {
+      sources[k] = opencl;
     }
     if (auto binary = cache.load(keys[k], ".bin"))
       p.programs[k] = program_from_binary(p.context.get(), device, *binary, options[k]);
     if (!p.programs[k]) missing.push_back(k);
   }
   p.from_cache = missing.empty();
+  p.parts_built = missing.size();
   if (!missing.empty()) {
     if (notice) {
       std::string what = count > 1 ? fmt::format("{} of the program's {} kernels", missing.size(),
@@ -453,10 +495,10 @@ DeviceProgram build_program(const Device &device, const std::string &opencl,
         device.is_cpu()
             ? std::min<size_t>(missing.size(), std::max(1u, std::thread::hardware_concurrency()))
             : 1;
-    if (jobs > 1) build_in_children(device, opencl, options, missing, jobs, built);
+    if (jobs > 1) build_in_children(device, sources, options, missing, jobs, built);
     for (size_t k : missing)  // in this process: one part, or what no child built
       if (!built[k].program && built[k].binary.empty())
-        built[k] = compile(p.context.get(), device, opencl, options[k]);
+        built[k] = compile(p.context.get(), device, sources[k], options[k]);
     for (size_t k : missing) {
       Built &b = built[k];
       if (!b.program) {

@@ -82,6 +82,7 @@ struct DeviceProgram {
   std::string options;      // the build options used (but for the part's)
   uint64_t cache_key = 0;   // hash of source, options and device; keys the caches
   bool from_cache = false;  // every part's binary came from the cache
+  size_t parts_built = 0;   // parts built, not loaded from the cache
   KernelSize size;          // the largest of the parts'
   double build_ms = 0;      // time spent building (0 when every part came from the cache)
 
@@ -97,6 +98,11 @@ struct DeviceProgram {
 // RunError.
 // `notice`: say on stderr, before a build (the cache had no binary), that
 // one is under way, since it takes seconds.
+// A program in parts' source for part `part` alone: without the code that
+// kitec put inside `#if KITE_PART < 0 || KITE_PART == ...` for other parts
+// (backend-opencl/parts.h), which the preprocessor would drop anyway.
+std::string part_source(const std::string &opencl, int part);
+
 // The environment as the program started, before any OpenCL driver ran
 // (kept by keep_start_environment, first thing in main): the build
 // processes get it, since NVIDIA's platform does not start in a process

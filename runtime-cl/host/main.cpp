@@ -98,6 +98,7 @@ struct Report {
   double run_ms = 0;
   int launches = 0;
   size_t parts = 1;  // kernels the program was built as (runtime-cl/device/parts.cl)
+  size_t parts_built = 0;  // of them, built on this run (the others came from the cache)
   std::map<size_t, int64_t> launches_by_part;  // a program in parts: its kernels' launches
   int64_t maps_run = 0, map_launches = 0;  // maps and reductions run as kernels of their own
   double map_ms = 0;                       // the host's time for them, launches included
@@ -392,8 +393,12 @@ void print_stats(const Report &r) {
 void print_times(const Report &r) {
   if (r.source_ms)
     fmt::print(stderr, "kite-run: time: compile the source {:.1f} ms\n", *r.source_ms);
-  fmt::print(stderr, "kite-run: time: compile-to-device {:.1f} ms (binary {})\n", r.setup_ms,
-             r.binary_cached ? "from cache" : "built");
+  if (r.parts > 1)  // a program in parts: some kernels may come from the cache
+    fmt::print(stderr, "kite-run: time: compile-to-device {:.1f} ms ({} of {} kernels built)\n",
+               r.setup_ms, r.parts_built, r.parts);
+  else
+    fmt::print(stderr, "kite-run: time: compile-to-device {:.1f} ms (binary {})\n", r.setup_ms,
+               r.binary_cached ? "from cache" : "built");
   if (r.probe_launches > 0) {
     fmt::print(stderr, "kite-run: time: residency probe {:.1f} ms ({} launches)\n", r.probe_ms,
                r.probe_launches);
@@ -535,6 +540,8 @@ int run(const CommandLine &o) {
       build_program(device, artifact.opencl, worker_shape, cache, notice, parts, main_part);
   report.setup_ms = ms_since(setup_start);
   report.binary_cached = program.from_cache;
+  report.parts = program.parts();
+  report.parts_built = program.parts_built;
 
   // 3. The grid and the buffer sizes; 4. the buffers.
   uint32_t workers = choose_workers(o, device, program, cache, report);
@@ -578,7 +585,6 @@ int run(const CommandLine &o) {
   }
   if (watchdog) watchdog->finish();
   report.run_ms = ms_since(run_start);
-  report.parts = program.parts();
   report.launches_by_part = device_run.launches_by_part();
   report.maps_run = device_run.maps_run();
   report.map_launches = device_run.map_launches();
