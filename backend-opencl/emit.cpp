@@ -57,7 +57,8 @@ std::string Printer::part_tables() const {
   for (const cps::Block &b : p_.blocks)
     if (b.code >= 0) code_part[size_t(b.code)] = plan_.parts.task_part[size_t(b.task)];
   out += "#if KITE_SPLIT\n__constant short kite_part_of_codes[] = {";
-  for (size_t i = 0; i < code_part.size(); ++i) out += fmt::format("{}{}", i ? "," : "", code_part[i]);
+  for (size_t i = 0; i < code_part.size(); ++i)
+    out += fmt::format("{}{}", i ? "," : "", code_part[i]);
   out += "};\n__constant short kite_part_of_nodes[] = {";
   for (size_t n = 0; n < p_.nodes.size(); ++n) {
     int t = plan_.node_task[n];

@@ -105,13 +105,11 @@ Parts split(const cps::Program &p, int part_blocks) {
       if (!p.tasks[t].fast) continue;
       for (int callee : calls[t]) {
         if (!p.tasks[size_t(callee)].fast) continue;
-        for (int part : where[t])
-          changed = where[size_t(callee)].insert(part).second || changed;
+        for (int part : where[t]) changed = where[size_t(callee)].insert(part).second || changed;
       }
     }
   }
-  for (size_t t = 0; t < n; ++t)
-    parts.fast_parts[t].assign(where[t].begin(), where[t].end());
+  for (size_t t = 0; t < n; ++t) parts.fast_parts[t].assign(where[t].begin(), where[t].end());
   return parts;
 }
 

@@ -18,9 +18,9 @@ namespace kite::plan {
 constexpr int kPartBlocks = 64;
 
 struct Parts {
-  int count = 1;      // 1: the program is one part, built whole
-  int main_part = 0;  // the part of main's task, whose launch starts the run
-  int limit = 0;      // the most blocks of a part, but for a cycle of calls
+  int count = 1;               // 1: the program is one part, built whole
+  int main_part = 0;           // the part of main's task, whose launch starts the run
+  int limit = 0;               // the most blocks of a part, but for a cycle of calls
   std::vector<int> task_part;  // by task
   // By task with a sequential form: the parts whose kite_fast holds it
   // (every part with a call of it, and every part holding a form that calls

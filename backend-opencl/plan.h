@@ -162,7 +162,7 @@ struct GraphPlan {
 
 struct Plan {
   Shape shape = Shape::Inline;
-  Parts parts;  // a large program's parts (parts.h); an inline one is one
+  Parts parts;                       // a large program's parts (parts.h); an inline one is one
   std::vector<TaskSignals> signals;  // by task
   std::vector<int> node_task;        // by node: the task whose signal handles it, or -1
   std::vector<BlockPlan> blocks;     // by block id

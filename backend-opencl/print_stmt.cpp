@@ -442,7 +442,8 @@ void Printer::emit_blocks(std::ostream &out) {
         fmt::format(
             "__attribute__((noinline)) void kite_code_{}(kite_ctx *c, int rec, kite_rec f) {}\n",
             b.code, body));
-    blocks << in_part(b.task, fmt::format("  case {0}: kite_code_{0}(c, rec, f); return;\n", b.code));
+    blocks << in_part(b.task,
+                      fmt::format("  case {0}: kite_code_{0}(c, rec, f); return;\n", b.code));
   }
   // A code of another part waits for its part's launch (parts.cl).
   if (plan_.split())

@@ -146,11 +146,10 @@ std::string Printer::make_record(const std::vector<std::pair<const Type *, std::
   std::ostringstream h;
   size_t longs = members.size() + (tag >= 0 ? 1 : 0);
   h << "long kite_make_" << id << "(kite_ctx *c";
-  for (size_t i = 0; i < members.size(); ++i)
-    h << ", " << c_type(members[i].first) << " v" << i;
+  for (size_t i = 0; i < members.size(); ++i) h << ", " << c_type(members[i].first) << " v" << i;
   h << ") {\n";
   h << fmt::format("  long r = kite_heap_alloc(c, {}, {});\n", std::max<size_t>(longs, 1),
-                          site(loc));
+                   site(loc));
   h << "  if (r == 0) return 0;\n";
   h << "  KITE_DATA __global long *h = c->heap + r;\n";
   size_t first = 0;

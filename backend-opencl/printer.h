@@ -166,7 +166,7 @@ class Printer {
   Artifact &out_;
   EmitOptions options_;
   int task_ = -1;
-  int helper_task_ = -1;  // the task whose part the helpers made now belong to; -1: all
+  int helper_task_ = -1;        // the task whose part the helpers made now belong to; -1: all
   std::ostringstream helpers_;  // construction and print helpers, emitted first
   std::ostringstream dispatch_helpers_;
   std::map<std::string, int> null_names_;  // null_name: text -> string index

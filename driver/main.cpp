@@ -16,8 +16,8 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
-#include "driver/pipeline.h"
 #include "backend-opencl/plan.h"
+#include "driver/pipeline.h"
 
 namespace {
 

@@ -1,7 +1,6 @@
 #include "host/device.h"
 
 #include <fmt/format.h>
-
 #include <spawn.h>
 #include <sys/wait.h>
 
@@ -342,7 +341,7 @@ void build_in_children(const Device &device, const std::vector<std::string> &sou
     while (next < missing.size() && running.size() < jobs) {
       if (!start(missing[next])) {
         if (running.empty()) return;  // no process starts: all are built here
-        jobs = running.size();     // as many as could be started
+        jobs = running.size();        // as many as could be started
         break;
       }
       ++next;
@@ -475,9 +474,9 @@ DeviceProgram build_program(const Device &device, const std::string &opencl,
   p.parts_built = missing.size();
   if (!missing.empty()) {
     if (notice) {
-      std::string what = count > 1 ? fmt::format("{} of the program's {} kernels", missing.size(),
-                                                 count)
-                                   : "the kernel";
+      std::string what = count > 1
+                             ? fmt::format("{} of the program's {} kernels", missing.size(), count)
+                             : "the kernel";
       fmt::print(stderr, "kite-run: building {} for {} ({})\n", what, device.name,
                  cache.enabled() ? "first run of this program; later runs use the cache"
                                  : "--no-cache: the kernel is built on every run");
@@ -510,8 +509,8 @@ DeviceProgram build_program(const Device &device, const std::string &opencl,
       if (std::string registers = registers_in(b.log); !registers.empty())
         cache.store(keys[k], ".registers", registers);
     }
-    p.build_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-                     .count();
+    p.build_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   }
   for (size_t k = 0; k < count; ++k) {
     if (auto text = cache.load(keys[k], ".registers")) {

@@ -255,17 +255,16 @@ void DeviceRun::next_part(const Ctl &ctl) {
     if (next == part_)
       throw RunError("internal: kite_uber left for another part, but no other part has work");
   }
-  std::stable_partition(parked.begin(), parked.end(), [&](const auto &entry) {
-    return static_cast<size_t>(entry[1]) == next;
-  });
+  std::stable_partition(parked.begin(), parked.end(),
+                        [&](const auto &entry) { return static_cast<size_t>(entry[1]) == next; });
   if (!parked.empty())
-    check_cl(clEnqueueWriteBuffer(program_.queue.get(), parked_.get(), CL_TRUE, 0,
-                                  parked.size() * sizeof parked[0], parked.data(), 0, nullptr,
-                                  nullptr),
-             "cannot write the parked entries");
-  static_assert(KITE_CTL_PARKED_TAKE == KITE_CTL_PARKED + 1 &&
-                    KITE_CTL_PART_IDLE == KITE_CTL_PARKED + 2,
-                "written as one triple");
+    check_cl(
+        clEnqueueWriteBuffer(program_.queue.get(), parked_.get(), CL_TRUE, 0,
+                             parked.size() * sizeof parked[0], parked.data(), 0, nullptr, nullptr),
+        "cannot write the parked entries");
+  static_assert(
+      KITE_CTL_PARKED_TAKE == KITE_CTL_PARKED + 1 && KITE_CTL_PART_IDLE == KITE_CTL_PARKED + 2,
+      "written as one triple");
   const int32_t words[3] = {static_cast<int32_t>(parked.size()),
                             static_cast<int32_t>(waiting[next]), 0};
   check_cl(clEnqueueWriteBuffer(program_.queue.get(), ctl_.get(), CL_TRUE,

@@ -97,11 +97,11 @@ struct Report {
   int probe_launches = 0;  // 0: no probe, or its result came from the cache
   double run_ms = 0;
   int launches = 0;
-  size_t parts = 1;  // kernels the program was built as (runtime-cl/device/parts.cl)
+  size_t parts = 1;        // kernels the program was built as (runtime-cl/device/parts.cl)
   size_t parts_built = 0;  // of them, built on this run (the others came from the cache)
   std::map<size_t, int64_t> launches_by_part;  // a program in parts: its kernels' launches
-  int64_t maps_run = 0, map_launches = 0;  // maps and reductions run as kernels of their own
-  double map_ms = 0;                       // the host's time for them, launches included
+  int64_t maps_run = 0, map_launches = 0;      // maps and reductions run as kernels of their own
+  double map_ms = 0;                           // the host's time for them, launches included
   RunShape shape;
   std::string workers_from;  // how the grid size was chosen
   WorkerShape worker;
@@ -535,7 +535,8 @@ int run(const CommandLine &o) {
   // another part's launch.
   int parts = static_cast<int>(header_value(artifact.opencl, "KITE_PARTS").value_or(1));
   if (worker_shape.lane_blocks > 1) parts = 1;
-  const int main_part = static_cast<int>(header_value(artifact.opencl, "KITE_MAIN_PART").value_or(0));
+  const int main_part =
+      static_cast<int>(header_value(artifact.opencl, "KITE_MAIN_PART").value_or(0));
   DeviceProgram program =
       build_program(device, artifact.opencl, worker_shape, cache, notice, parts, main_part);
   report.setup_ms = ms_since(setup_start);
@@ -627,7 +628,8 @@ int main(int argc, char **argv) {
   using namespace kite::host;
   keep_start_environment();
   // A part of a program built in a process of its own (build_program).
-  if (argc == 4 && std::string(argv[1]) == "--build-part") return build_part_child(argv[2], argv[3]);
+  if (argc == 4 && std::string(argv[1]) == "--build-part")
+    return build_part_child(argv[2], argv[3]);
   CommandLine options;
   if (auto status = parse_command_line(Tool::Run, argc, argv, options)) return *status;
   return report_failures("kite-run", [&] {
