@@ -48,15 +48,17 @@ fi
 # PoCL and the OpenCL loader.
 # The kernel-building differential run is left to the Release suite, and so
 # are the wide-worker runs (lit-wide/...) and those that force sequential
-# forms (lit-fast/...): they differ from lit/... in the device code, which
-# the sanitizers do not see, not in the host's. The
+# forms (lit-fast/...) or split programs into parts (lit-parts/...): they
+# differ from lit/... in the device code, which the sanitizers do not see,
+# more than in the host's (whose code for parts lit/plan's parts.kite and
+# lit/runtime's parts_rebuild.kite run, build processes and all). The
 # program tests in kite-interp (lit-interp/...) are left out too: the
 # interpreter runs a thousand generated programs here (difftest-interp).
 # The documentation's examples (lit/docs) are left to the Release suite as
 # well: they are programs like the program tests', through the same host
 # code.
 tests/sanitizers.sh ctest --test-dir build-fuzz --output-on-failure -j"$jobs" \
-  -E "^(difftest|lit-wide/.*|lit-fast/.*|lit-interp/.*|lit/docs)$"
+  -E "^(difftest|lit-wide/.*|lit-fast/.*|lit-parts/.*|lit-interp/.*|lit/docs)$"
 
 step "each fuzz target for ${fuzz_seconds}s"
 tests/fuzz/run.sh build-fuzz "$fuzz_seconds" build-fuzz/corpus
