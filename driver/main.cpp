@@ -105,7 +105,8 @@ int main(int argc, char **argv) {
                              "blocks (a cycle of calls stays whole), each a kernel of its own "
                              "that the device compiler builds alone (default {})",
                              kite::plan::kPartBlocks))
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::PositiveNumber)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);  // the last one, as -O
   std::vector<std::string> warning_flags;
   std::vector<std::string> args = rewrite_command_line(argc, argv, warning_flags);
   for (const std::string &flag : warning_flags) {

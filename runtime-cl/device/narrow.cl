@@ -6,6 +6,7 @@ void kite_run_narrow(kite_ctx *c, __global long *st) {
   int idle = 0; /* counted in ctl[IDLE] (fast.cl) */
   uint iter = 0;
   int backoff = 0;
+  int quiet = 0; /* steals in a row that found nothing */
   for (;;) {
     if (c->next == KITE_NONE) c->next = kite_pop(c);
     int stolen = 0;
@@ -15,8 +16,17 @@ void kite_run_narrow(kite_ctx *c, __global long *st) {
         busy = 0;
       }
       if (KITE_LEAVE(c)) break;
+#if KITE_SPLIT
+      /* Parked entries of this launch that no worker has taken yet. */
+      if (kite_take_parked(c) > 0) c->next = kite_pop(c);
+      if (c->next == KITE_NONE) {
+        c->next = kite_try_steal(c);
+        stolen = 1;
+      }
+#else
       c->next = kite_try_steal(c);
       stolen = 1;
+#endif
       if (c->next == KITE_NONE) {
         /* Back off, so that idle workers do not keep the busy ones' deque
          * lines bouncing between caches: wait longer after each failure,
@@ -31,12 +41,13 @@ void kite_run_narrow(kite_ctx *c, __global long *st) {
         kite_offload_idle(c);
 #endif
 #if KITE_SPLIT
-        kite_parts_idle(c);
+        kite_parts_idle(c, ++quiet);
 #endif
         backoff = min(2 * backoff + 1, KITE_MAX_BACKOFF);
         continue;
       }
       backoff = 0;
+      quiet = 0;
       if (idle) {
         atomic_dec(&c->ctl[KITE_CTL_IDLE]);
         idle = 0;

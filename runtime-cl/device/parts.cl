@@ -15,8 +15,8 @@
  *   (KITE_CODE_FINISH, rec), which that part's launch finishes
  *   (kite_finish_at, below).
  * A launch ends when it has parked something and every worker has found
- * no work (ctl[KITE_CTL_IDLE] counts them): kite_parts_idle sets YIELD and
- * KITE_CTL_PART_IDLE. kite-run then moves the parked entries of the part
+ * no work (ctl[KITE_CTL_IDLE] counts them), or one has found none for long:
+ * kite_parts_idle sets YIELD and KITE_CTL_PART_IDLE. kite-run then moves the parked entries of the part
  * it launches next to the front of the list and says how many
  * (ctl[KITE_CTL_PARKED_TAKE]); that launch's worker w queues entries w,
  * w + workers, ... of them, as it does resume entries. Leaving early is
@@ -49,17 +49,38 @@ void kite_block_foreign(kite_ctx *c, int rec, int code) {
   kite_park(c, KITE_ENTRY(code, rec), kite_part_of_code(code));
 }
 
-/* When a launch starts: the parked entries that are this part's. */
-void kite_take_parked(kite_ctx *c) {
+/* The parked entries that are this part's, [0, ctl[KITE_CTL_PARKED_TAKE]):
+ * a wide worker queues entries w, w + workers, ... when the launch starts
+ * (every one runs at once); a narrow one takes the next share of those
+ * that no worker has taken (ctl[KITE_CTL_PARKED_NEXT]) when it starts and
+ * whenever it runs dry, since on a CPU more workers than compute units run
+ * one after the other and the first must not wait for the others' shares.
+ * Returns the entries it queued. */
+int kite_take_parked(kite_ctx *c) {
   int n = c->ctl[KITE_CTL_PARKED_TAKE];
+#if KITE_WIDE
   for (int i = c->worker; i < n; i += c->num_workers) kite_push(c, c->parked[2 * i], -1);
+  return 0;
+#else
+  if (c->ctl[KITE_CTL_PARKED_NEXT] >= n) return 0;
+  int share = (n + c->num_workers - 1) / c->num_workers;
+  int first = atomic_add(&c->ctl[KITE_CTL_PARKED_NEXT], share);
+  int end = min(first + share, n);
+  for (int i = first; i < end; ++i) kite_push(c, c->parked[2 * i], -1);
+  return max(end - first, 0);
+#endif
 }
 
-/* A worker that found no work: leave when every worker has found none and
- * another part has work waiting. */
-void kite_parts_idle(kite_ctx *c) {
+/* A worker that found no work `quiet` rounds in a row: leave when another
+ * part has work waiting and every worker has found none, or this one has
+ * found none for KITE_PARTS_QUIET rounds (then the others have likely run
+ * dry too, or some never started: a CPU runs more workers than compute
+ * units one after the other, and they would wait for each other). */
+#define KITE_PARTS_QUIET 1024
+void kite_parts_idle(kite_ctx *c, int quiet) {
   if (c->ctl[KITE_CTL_PARKED] > c->ctl[KITE_CTL_PARKED_TAKE] &&
-      c->ctl[KITE_CTL_IDLE] >= c->num_workers && !c->ctl[KITE_CTL_PART_IDLE]) {
+      (c->ctl[KITE_CTL_IDLE] >= c->num_workers || quiet >= KITE_PARTS_QUIET) &&
+      !c->ctl[KITE_CTL_PART_IDLE]) {
     atomic_xchg(&c->ctl[KITE_CTL_PART_IDLE], 1);
     atomic_xchg(&c->ctl[KITE_CTL_YIELD], 1);
   }

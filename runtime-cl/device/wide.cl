@@ -315,7 +315,7 @@ void kite_schedule(kite_ctx *c, __global long *st, int *busy) {
     kite_offload_idle(c);
 #endif
 #if KITE_SPLIT
-    kite_parts_idle(c);
+    kite_parts_idle(c, w->idle);
 #endif
     if (c->trace && *busy) {
       kite_span_end(c, st);

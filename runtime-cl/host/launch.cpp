@@ -262,11 +262,12 @@ void DeviceRun::next_part(const Ctl &ctl) {
         clEnqueueWriteBuffer(program_.queue.get(), parked_.get(), CL_TRUE, 0,
                              parked.size() * sizeof parked[0], parked.data(), 0, nullptr, nullptr),
         "cannot write the parked entries");
-  static_assert(
-      KITE_CTL_PARKED_TAKE == KITE_CTL_PARKED + 1 && KITE_CTL_PART_IDLE == KITE_CTL_PARKED + 2,
-      "written as one triple");
-  const int32_t words[3] = {static_cast<int32_t>(parked.size()),
-                            static_cast<int32_t>(waiting[next]), 0};
+  static_assert(KITE_CTL_PARKED_TAKE == KITE_CTL_PARKED + 1 &&
+                    KITE_CTL_PART_IDLE == KITE_CTL_PARKED + 2 &&
+                    KITE_CTL_PARKED_NEXT == KITE_CTL_PARKED + 3,
+                "written as one run of words");
+  const int32_t words[4] = {static_cast<int32_t>(parked.size()),
+                            static_cast<int32_t>(waiting[next]), 0, 0};
   check_cl(clEnqueueWriteBuffer(program_.queue.get(), ctl_.get(), CL_TRUE,
                                 KITE_CTL_PARKED * sizeof(int32_t), sizeof words, words, 0, nullptr,
                                 nullptr),
