@@ -81,7 +81,8 @@
 #define KITE_CTL_PARKED 14     /* pairs in the parked list (device/parts.cl) */
 #define KITE_CTL_PARKED_TAKE 15 /* the first of them, this launch's part's, that it queues */
 #define KITE_CTL_PART_IDLE 16  /* 1: the launch left for another part's parked work */
-#define KITE_CTL_PARKED_NEXT 17 /* narrow workers: the next of the TAKE entries to take */
+#define KITE_CTL_PARKED_NEXT 17 /* the next of the TAKE entries to take: those before it
+                                   were queued (narrow workers take them in shares) */
 #define KITE_CTL_INTS 32
 
 /* ctl64[] (longs) */

@@ -60,6 +60,7 @@ int kite_take_parked(kite_ctx *c) {
   int n = c->ctl[KITE_CTL_PARKED_TAKE];
 #if KITE_WIDE
   for (int i = c->worker; i < n; i += c->num_workers) kite_push(c, c->parked[2 * i], -1);
+  if (c->worker == 0) c->ctl[KITE_CTL_PARKED_NEXT] = n; /* every worker takes its own */
   return 0;
 #else
   if (c->ctl[KITE_CTL_PARKED_NEXT] >= n) return 0;

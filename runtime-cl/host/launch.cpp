@@ -237,11 +237,14 @@ void DeviceRun::launch() {
 void DeviceRun::next_part(const Ctl &ctl) {
   const size_t take = static_cast<size_t>(std::max(ctl[KITE_CTL_PARKED_TAKE], 0));
   if (program_.parts() < 2 || (take == 0 && !ctl[KITE_CTL_PART_IDLE])) return;
-  // The launch queued parked entries [0, take); [take, count) still wait,
-  // and the next part's go first.
+  // The launch was to queue parked entries [0, take), and queued [0, taken)
+  // (narrow workers take them as they run dry, and a launch that left for a
+  // print may not have taken all); [taken, count) still wait, and the next
+  // part's go first.
+  const size_t taken = std::min(static_cast<size_t>(std::max(ctl[KITE_CTL_PARKED_NEXT], 0)), take);
   const size_t count = static_cast<size_t>(std::max(ctl[KITE_CTL_PARKED], 0));
-  std::vector<std::array<int64_t, 2>> parked(count > take ? count - take : 0);
-  read(parked_, take * sizeof parked[0], parked.size() * sizeof parked[0], parked.data(),
+  std::vector<std::array<int64_t, 2>> parked(count > taken ? count - taken : 0);
+  read(parked_, taken * sizeof parked[0], parked.size() * sizeof parked[0], parked.data(),
        "the parked entries");
   // The part with the most waiting; every part has had one launch to run
   // its own before another's gets a second.
