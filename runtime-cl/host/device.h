@@ -89,15 +89,6 @@ struct DeviceProgram {
   size_t parts() const { return kernels.size(); }
 };
 
-// Builds `opencl` for `device` with -cl-std=CL1.2 -w (the generated code's warnings
-// are not the user's business; PoCL prints their count on stderr), -DKITE_GPU=1 or
-// -DKITE_CPU=1 and, for wide workers, -DKITE_LANES and -DKITE_LOCAL_QUEUE, loading or
-// storing the binary through `cache`: once, or once per part (-DKITE_PART=k,
-// several at a time) where kitec split the program into `parts` and `whole`
-// is false. On a build failure prints the build log to stderr and throws
-// RunError.
-// `notice`: say on stderr, before a build (the cache had no binary), that
-// one is under way, since it takes seconds.
 // A program in parts' source for part `part` alone: without the code that
 // kitec put inside `#if KITE_PART < 0 || KITE_PART == ...` for other parts
 // (backend-opencl/parts.h), which the preprocessor would drop anyway.
@@ -111,12 +102,23 @@ void keep_start_environment();
 std::vector<std::string> &start_environment();
 
 // kite-run --build-part DIR K, which build_program runs to build part K of
-// a program in a process of its own: DIR holds the source (source.cl), the
-// device's index (device) and the part's options (options.K); it writes
-// K.bin and K.log, or K.error. Returns the exit status: 0 built, 1 the
+// a program in a process of its own: DIR holds the part's source
+// (source.K), the device's platform and name (device) and the part's
+// options (options.K); it writes K.bin and K.log, or K.error. Returns
+// the exit status: 0 built, 1 the
 // build failed (its log in K.log), 2 another error.
 int build_part_child(const std::string &dir, const std::string &part);
 
+// Builds `opencl` for `device` with -cl-std=CL1.2 -w (the generated code's warnings
+// are not the user's business; PoCL prints their count on stderr), -DKITE_GPU=1 or
+// -DKITE_CPU=1 and, for wide workers, -DKITE_LANES and -DKITE_LOCAL_QUEUE, loading or
+// storing the binary through `cache`: once, or, where kitec split the
+// program into `parts` (more than 1: runtime-cl/device/parts.cl), once per
+// part from part_source's text with -DKITE_PART=k (on a CPU device several
+// at a time, in processes of their own: build_part_child). On a build
+// failure prints the build log to stderr and throws RunError.
+// `notice`: say on stderr, before a build (the cache had no binary), that
+// one is under way, since it takes seconds.
 DeviceProgram build_program(const Device &device, const std::string &opencl,
                             const WorkerShape &shape, const Cache &cache, bool notice = false,
                             int parts = 1, int main_part = 0);
