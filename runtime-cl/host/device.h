@@ -105,8 +105,8 @@ std::vector<std::string> &start_environment();
 // a program in a process of its own: DIR holds the part's source
 // (source.K), the device's platform and name (device) and the part's
 // options (options.K); it writes K.bin and K.log, or K.error. Returns
-// the exit status: 0 built, 1 the
-// build failed (its log in K.log), 2 another error.
+// the exit status: 0 built, 1 the build failed (its log in K.log), 2
+// another error.
 int build_part_child(const std::string &dir, const std::string &part);
 
 // Builds `opencl` for `device` with -cl-std=CL1.2 -w (the generated code's warnings
