@@ -150,9 +150,9 @@
 #define KITE_IN_PART(k) (KITE_PART < 0 || KITE_PART == (k))
 /* The code of a parked entry whose record's task finished (parts.cl). */
 #define KITE_CODE_FINISH 0x7ffffff0
-/* Narrow workers count themselves idle in ctl[KITE_CTL_IDLE] for the forms'
- * rule and the parts' turns. */
-#define KITE_COUNT_IDLE (KITE_HAS_FAST || KITE_SPLIT)
+/* Workers count themselves idle in ctl[KITE_CTL_IDLE] for the forms' rule
+ * (wide ones only where they run forms) and the parts' turns. */
+#define KITE_COUNT_IDLE ((KITE_WIDE ? KITE_WIDE_FORMS : KITE_HAS_FAST) || KITE_SPLIT)
 #if KITE_LARGE && !defined(KITE_CPU)
 #define KITE_OUT_OF_LINE __attribute__((noinline))
 #else

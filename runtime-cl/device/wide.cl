@@ -308,7 +308,7 @@ void kite_schedule(kite_ctx *c, __global long *st, int *busy) {
   }
 
   if (n == 0) {
-    if ((KITE_WIDE_FORMS || KITE_SPLIT) && w->idle == 0) atomic_inc(&c->ctl[KITE_CTL_IDLE]);
+    if (KITE_COUNT_IDLE && w->idle == 0) atomic_inc(&c->ctl[KITE_CTL_IDLE]);
     w->idle += 1;
     w->stat[KITE_STAT_IDLE_ROUNDS] += 1;
 #if KITE_OFFLOAD_MIN > 0
@@ -329,7 +329,7 @@ void kite_schedule(kite_ctx *c, __global long *st, int *busy) {
     asm volatile("nanosleep.u32 %0;" ::"r"(ns));
 #endif
   } else {
-    if ((KITE_WIDE_FORMS || KITE_SPLIT) && w->idle > 0) atomic_dec(&c->ctl[KITE_CTL_IDLE]);
+    if (KITE_COUNT_IDLE && w->idle > 0) atomic_dec(&c->ctl[KITE_CTL_IDLE]);
     w->idle = 0;
     if (c->trace && !*busy) {
       kite_span_begin(c, stolen);
@@ -508,7 +508,7 @@ void kite_run_wide(kite_ctx *c, __global long *st, int simd_stats, uint ring_sta
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   if (c->lane == 0) {
-    if ((KITE_WIDE_FORMS || KITE_SPLIT) && w->idle > 0) atomic_dec(&c->ctl[KITE_CTL_IDLE]);
+    if (KITE_COUNT_IDLE && w->idle > 0) atomic_dec(&c->ctl[KITE_CTL_IDLE]);
     if (c->trace && busy) kite_span_end(c, st);
     for (int i = 0; i < KITE_LOCAL_CHUNKS; ++i)
       if (w->chunks[i] >= 0) kite_give_chunk(c, w->chunks[i]);

@@ -5,7 +5,6 @@
 #include <sys/wait.h>
 
 #include <charconv>
-#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -255,8 +254,18 @@ struct Built {
   std::string binary, log;
 };
 
-// One program built from source with `options`. Throws RunError, with the
-// build log on stderr, when it does not build.
+// A context on the device alone.
+Context context_for(const Device &device) {
+  cl_int err = CL_SUCCESS;
+  cl_context_properties props[] = {CL_CONTEXT_PLATFORM,
+                                   reinterpret_cast<cl_context_properties>(device.platform), 0};
+  Context context(clCreateContext(props, 1, &device.id, nullptr, nullptr, &err));
+  check_cl(err, "cannot create an OpenCL context");
+  return context;
+}
+
+// One program built from source with `options`: with its binary when it
+// built, else with no program (its log says why).
 Built compile(cl_context context, const Device &device, const std::string &opencl,
               const std::string &options) {
   cl_int err = CL_SUCCESS;
@@ -268,12 +277,18 @@ Built compile(cl_context context, const Device &device, const std::string &openc
   err = clBuildProgram(b.program.get(), 1, &device.id, options.c_str(), nullptr, nullptr);
   b.log = build_log(b.program.get(), device.id);
   if (err == CL_BUILD_PROGRAM_FAILURE) {
-    fmt::print(stderr, "kite-run: OpenCL build log:\n{}\n", b.log);
-    throw RunError("the OpenCL program did not build");
+    b.program = Program();
+    return b;
   }
   check_cl(err, "cannot build the OpenCL program");
   b.binary = program_binary(b.program.get());
   return b;
+}
+
+// The build log of a program that did not build, on stderr, and the error.
+RunError did_not_build(const std::string &log) {
+  fmt::print(stderr, "kite-run: OpenCL build log:\n{}\n", log);
+  return RunError("the OpenCL program did not build");
 }
 
 std::string read_file(const std::string &path) {
@@ -361,10 +376,7 @@ void build_in_children(const Device &device, const std::vector<std::string> &sou
     // changes its status, not its binary).
     b.binary = read_file(fmt::format("{}/{}.bin", dir, k));
     if (!b.binary.empty()) continue;
-    if (status[k] == 1) {
-      fmt::print(stderr, "kite-run: OpenCL build log:\n{}\n", b.log);
-      throw RunError("the OpenCL program did not build");
-    }
+    if (status[k] == 1) throw did_not_build(b.log);
     std::string why = read_file(fmt::format("{}/{}.error", dir, k));  // built here instead
     fmt::print(stderr, "kite-run: note: building part {} in this process: {}\n", k,
                why.empty() ? "its build process failed" : why);
@@ -388,21 +400,11 @@ int build_part_child(const std::string &dir, const std::string &part) {
     if (!found)
       throw RunError(fmt::format("a build process does not find the device (it finds {})",
                                  seen.empty() ? "none" : seen));
-    const Device &device = *found;
-    cl_int err = CL_SUCCESS;
-    cl_context_properties props[] = {CL_CONTEXT_PLATFORM,
-                                     reinterpret_cast<cl_context_properties>(device.platform), 0};
-    Context context(clCreateContext(props, 1, &device.id, nullptr, nullptr, &err));
-    check_cl(err, "cannot create an OpenCL context");
-    const char *text = opencl.c_str();
-    size_t size = opencl.size();
-    Program program(clCreateProgramWithSource(context.get(), 1, &text, &size, &err));
-    check_cl(err, "cannot create the OpenCL program");
-    err = clBuildProgram(program.get(), 1, &device.id, options.c_str(), nullptr, nullptr);
-    write_file(dir + "/" + part + ".log", build_log(program.get(), device.id));
-    if (err == CL_BUILD_PROGRAM_FAILURE) return 1;
-    check_cl(err, "cannot build the OpenCL program");
-    write_file(dir + "/" + part + ".bin", program_binary(program.get()));
+    Context context = context_for(*found);
+    Built b = compile(context.get(), *found, opencl, options);
+    write_file(dir + "/" + part + ".log", b.log);
+    if (!b.program) return 1;
+    write_file(dir + "/" + part + ".bin", b.binary);
     return 0;
   } catch (const std::exception &e) {
     std::ofstream(dir + "/" + part + ".error") << e.what();
@@ -440,10 +442,7 @@ DeviceProgram build_program(const Device &device, const std::string &opencl,
   p.main_part = parts > 1 ? main_part : 0;
 
   cl_int err = CL_SUCCESS;
-  cl_context_properties props[] = {CL_CONTEXT_PLATFORM,
-                                   reinterpret_cast<cl_context_properties>(device.platform), 0};
-  p.context = Context(clCreateContext(props, 1, &device.id, nullptr, nullptr, &err));
-  check_cl(err, "cannot create an OpenCL context");
+  p.context = context_for(device);
   p.queue = Queue(clCreateCommandQueue(p.context.get(), device.id, 0, &err));
   check_cl(err, "cannot create an OpenCL command queue");
 
@@ -482,7 +481,6 @@ DeviceProgram build_program(const Device &device, const std::string &opencl,
                                  : "--no-cache: the kernel is built on every run");
       std::fflush(stderr);
     }
-    auto start = std::chrono::steady_clock::now();
     std::vector<Built> built(count);
     // Several builds at once where that is faster: PoCL's, in processes of
     // their own (2 cores: the 40-task synthetic program's 3 parts in 4.7 s,
@@ -495,9 +493,11 @@ DeviceProgram build_program(const Device &device, const std::string &opencl,
             ? std::min<size_t>(missing.size(), std::max(1u, std::thread::hardware_concurrency()))
             : 1;
     if (jobs > 1) build_in_children(device, sources, options, missing, jobs, built);
-    for (size_t k : missing)  // in this process: one part, or what no child built
-      if (!built[k].program && built[k].binary.empty())
-        built[k] = compile(p.context.get(), device, sources[k], options[k]);
+    for (size_t k : missing) {                 // in this process: one part, or what no child built
+      if (!built[k].binary.empty()) continue;  // a child's
+      built[k] = compile(p.context.get(), device, sources[k], options[k]);
+      if (!built[k].program) throw did_not_build(built[k].log);
+    }
     for (size_t k : missing) {
       Built &b = built[k];
       if (!b.program) {
@@ -509,8 +509,6 @@ DeviceProgram build_program(const Device &device, const std::string &opencl,
       if (std::string registers = registers_in(b.log); !registers.empty())
         cache.store(keys[k], ".registers", registers);
     }
-    p.build_ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   }
   for (size_t k = 0; k < count; ++k) {
     if (auto text = cache.load(keys[k], ".registers")) {

@@ -84,7 +84,6 @@ struct DeviceProgram {
   bool from_cache = false;  // every part's binary came from the cache
   size_t parts_built = 0;   // parts built, not loaded from the cache
   KernelSize size;          // the largest of the parts'
-  double build_ms = 0;      // time spent building (0 when every part came from the cache)
 
   size_t parts() const { return kernels.size(); }
 };
