@@ -19,6 +19,7 @@ std::string Printer::run() {
   std::ostringstream body;
   for (auto &v : source_.values) emit_constant(*v, body);
   emit_fast(body);
+  if (plan_.split()) body << part_tables();
   emit_blocks(body);
   emit_signal(body);
   emit_start(body);

@@ -449,7 +449,6 @@ void Printer::emit_blocks(std::ostream &out) {
   if (plan_.split())
     blocks << "#if KITE_SPLIT\n  default: kite_block_foreign(c, rec, code); return;\n#endif\n";
   blocks << "  }\n}\n\n";
-  if (plan_.split()) out << part_tables();
   out << functions.str() << blocks.str();
 }
 
