@@ -3,13 +3,17 @@
 // One function, kite_fast(c, task, a0, a1, .., &done), runs the sequential
 // form of any task that has one, to the end: OpenCL C has no recursion, so
 // a call pushes a frame on a stack in private memory (KITE_FAST_WORDS
-// longs) and jumps to the callee's code, and a return pops it and jumps
-// back to where the caller stopped. A frame holds the place to go on from,
-// (task << 16) | resume point, the caller's frame, then the task's
-// variables as raw bits, by id. The switch over places reaches into the
-// middle of `if`s, `case`s and `while`s (their code is printed once,
-// structured, with a case label after each call), so no variable lives in
-// C across a call. A task's local arrays (cps::Task::local_arrays) are
+// longs) and jumps straight to the callee's code (a label), and a return
+// pops it and jumps back to where the caller stopped, through a switch
+// over places. A frame holds the place to go on from, (task << 16) |
+// resume point, the caller's frame, then the task's variables as raw bits,
+// by id. The switch reaches into the middle of `if`s, `case`s and `while`s
+// (their code is printed once, structured, with a case label after each
+// call). While a task's code runs, its variables are also held in C
+// variables (fv<id>), which the device compiler may keep in registers:
+// every assignment writes the frame too, and after a call the C variables
+// are read again from the frame, so none of them carries a value across a
+// call. A task's local arrays (cps::Task::local_arrays) are
 // made on the stack above its frame (fast_new): the length, then an
 // element per long; a return pops them with the frame, and a `map` over
 // one runs as a loop in order (fast_loop). It returns the task's result
@@ -22,6 +26,7 @@
 // reported at once, and a second report of one is not made.)
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <sstream>
 
 #include "backend-opencl/printer.h"
@@ -35,6 +40,17 @@ size_t frame_size(const anf::Task &task) { return 2 + task.vars.size(); }
 
 // A variable's slot in its frame, as an lvalue of raw bits.
 std::string frame_slot(const VarDecl *v) { return fmt::format("s[fp + {}]", 2 + v->id); }
+
+// The C variable that holds a copy of a variable's slot while its task's
+// code runs, so that the device compiler may keep it in a register: the
+// frame is written through at every assignment, and the copies are read
+// again from the frame where the task goes on after a call.
+std::string form_var(const VarDecl *v) { return fmt::format("fv{}", v->id); }
+
+// Assigns raw bits to a variable: its copy and its slot.
+std::string form_set(const VarDecl *v, const std::string &bits) {
+  return fmt::format("{} = {} = {};", frame_slot(v), form_var(v), bits);
+}
 
 // Where task t's code starts, and where it goes on after its k-th call.
 long place(size_t t, int k) { return (long(t) << 16) | k; }
@@ -68,11 +84,21 @@ void Printer::emit_fast(std::ostream &out) {
     const anf::Task &task = *p_.tasks[t].source;
     task_ = int(t);
     std::map<const VarDecl *, std::string> saved = at_;
-    for (const VarDecl *v : task.vars) at_[v] = from_bits(v->type, frame_slot(v));
-    for (const VarDecl *a : p_.tasks[t].local_arrays) fast_base_[a] = "(int)" + frame_slot(a);
+    for (const VarDecl *v : task.vars) at_[v] = from_bits(v->type, form_var(v));
+    for (const VarDecl *a : p_.tasks[t].local_arrays) fast_base_[a] = "(int)" + form_var(a);
     fast_resume_ = 0;
     std::ostringstream form;
-    form << fmt::format("  case {}: {{ /* task {} */\n", place(t, 0), task.decl->name);
+    form << fmt::format("  case {}: kite_task_{}: {{ /* task {} */\n", place(t, 0), t,
+                        task.decl->name);
+    // The copies: the parameters from the frame, the rest zero.
+    std::string copies;
+    for (const VarDecl *v : task.vars) {
+      bool param = std::find(task.decl->param_vars.begin(), task.decl->param_vars.end(), v) !=
+                   task.decl->param_vars.end();
+      copies += fmt::format("{}{} = {}", copies.empty() ? "" : ", ", form_var(v),
+                            param ? frame_slot(v) : "0L");
+    }
+    if (!copies.empty()) line(form, 4, "long " + copies + ";");
     fast_stmts(task.body, form, 4);
     line(form, 4, "rv = 0L;");
     fast_return(form, 4);
@@ -98,8 +124,7 @@ void Printer::fast_stmt(const Stmt &st, std::ostream &s, int ind) {
         return;
       }
       for (const VarDecl *v : st.vars)
-        line(s, ind,
-             frame_slot(v) + " = " + (st.expr ? to_bits(v->type, expr(*st.expr)) : "0L") + ";");
+        line(s, ind, form_set(v, st.expr ? to_bits(v->type, expr(*st.expr)) : "0L"));
       return;
     case StmtKind::Set: {
       const Expr &target = *st.target;
@@ -111,9 +136,10 @@ void Printer::fast_stmt(const Stmt &st, std::ostream &s, int ind) {
         return;
       }
       auto elem = fast_elem_.find(target.var);
+      const std::string bits = to_bits(target.var->type, expr(*st.expr));
       line(s, ind,
-           (elem != fast_elem_.end() ? elem->second : frame_slot(target.var)) + " = " +
-               to_bits(target.var->type, expr(*st.expr)) + ";");
+           elem != fast_elem_.end() ? elem->second + " = " + bits + ";"
+                                    : form_set(target.var, bits));
       return;
     }
     case StmtKind::Return:
@@ -169,7 +195,7 @@ void Printer::fast_new(const Stmt &st, std::ostream &s, int ind) {
   line(s, ind + 2, "if (n < 0 || sp + 1 + n > KITE_FAST_WORDS) return kite_fast_full(c);");
   line(s, ind + 2, "s[sp] = (long)n;");
   line(s, ind + 2, "for (int k = 1; k <= n; ++k) s[sp + k] = 0L;");
-  line(s, ind + 2, fmt::format("{} = (long)sp; sp += 1 + n;", frame_slot(a)));
+  line(s, ind + 2, form_set(a, "(long)sp") + " sp += 1 + n;");
   line(s, ind, "}");
 }
 
@@ -179,16 +205,16 @@ void Printer::fast_new(const Stmt &st, std::ostream &s, int ind) {
 void Printer::fast_loop(const Stmt &st, std::ostream &s, int ind) {
   const VarDecl *coll = st.coll_var, *index = st.index_var, *elem = st.elem_var;
   line(s, ind, fmt::format("/* {} */", anf::to_kite(st)));
-  line(s, ind, fmt::format("{} = {};", frame_slot(coll), frame_slot(st.expr->var)));
-  line(s, ind, fmt::format("{} = 0L;", frame_slot(index)));
-  const std::string base = "(int)" + frame_slot(coll);
-  const std::string i = "(int)" + frame_slot(index);
+  line(s, ind, form_set(coll, form_var(st.expr->var)));
+  line(s, ind, form_set(index, "0L"));
+  const std::string base = "(int)" + form_var(coll);
+  const std::string i = "(int)" + form_var(index);
   fast_base_[coll] = base;
   fast_elem_[elem] = fmt::format("s[{} + 1 + {}]", base, i);
   at_[elem] = from_bits(elem->type, fast_elem_[elem]);
   line(s, ind, fmt::format("while ({} < (int)s[{}]) {{", i, base));
   fast_stmts(st.body, s, ind + 2);
-  line(s, ind + 2, fmt::format("{} += 1L;", frame_slot(index)));
+  line(s, ind + 2, form_set(index, form_var(index) + " + 1L"));
   line(s, ind, "}");
 }
 
@@ -219,9 +245,8 @@ void Printer::fast_case(const Stmt &st, std::ostream &s, int ind) {
     line(s, ind + 2, fmt::format("{} (tag == {}) {{", head, b.field_index));
     if (b.binder)
       line(s, ind + 4,
-           fmt::format(
-               "{} = {};", frame_slot(b.binder),
-               to_bits(b.binder->type, fmt::format("{}(uv, 1)", slot_macro(b.binder->type)))));
+           form_set(b.binder,
+                    to_bits(b.binder->type, fmt::format("{}(uv, 1)", slot_macro(b.binder->type)))));
     fast_stmts(b.body, s, ind + 4);
     head = "} else if";
   }
@@ -275,16 +300,20 @@ void Printer::fast_call(const Stmt &st, std::ostream &s, int ind) {
   }
   line(s, in, fmt::format("if (sp + {} > KITE_FAST_WORDS) return kite_fast_full(c);", frame));
   line(s, in, "if ((++calls & KITE_FAST_CHECK) == 0 && kite_fast_stop(c)) return 0L;");
-  std::string push =
-      fmt::format("s[fp] = {}L; s[sp] = {}L; s[sp + 1] = fp;", here, place(size_t(callee->id), 0));
+  std::string push = fmt::format("s[fp] = {}L; s[sp + 1] = fp;", here);
   for (size_t i = 0; i < callee->param_vars.size(); ++i)
     push += fmt::format(" s[sp + {}] = b{};", 2 + callee->param_vars[i]->id, i);
   line(s, in, push);
   line(s, in, fmt::format("fp = sp; sp += {};", frame));
-  line(s, in, "goto kite_next;");
+  line(s, in, fmt::format("goto kite_task_{};", callee->id));
   line(s, in - 2, fmt::format("case {}:;", here));
+  // Where the task goes on: its copies, from its frame.
+  std::string reload;
+  for (const VarDecl *v : p_.tasks[size_t(task_)].source->vars)
+    reload += fmt::format("{}{} = {};", reload.empty() ? "" : " ", form_var(v), frame_slot(v));
+  if (!reload.empty()) line(s, in, reload);
   if (leaf.any()) line(s, ind + 2, "}");
-  if (st.target) line(s, ind + 2, frame_slot(st.target->var) + " = rv;");
+  if (st.target) line(s, ind + 2, form_set(st.target->var, "rv"));
   line(s, ind, "}");
 }
 
