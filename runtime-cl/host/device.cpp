@@ -307,7 +307,7 @@ void write_file(const std::string &path, const std::string &text) {
 // Builds the parts `missing` (their `options`) in child processes, this
 // program again with --build-part, `jobs` at a time: device compilers
 // build side by side in separate processes (NVIDIA's, in threads of one
-// process, mostly one at a time). Their binaries and logs go to `built`.
+// process, one at a time). Their binaries and logs go to `built`.
 // A part whose child failed otherwise than in its build is left out of
 // `built` (the caller builds it here), and said so on stderr.
 void build_in_children(const Device &device, const std::vector<std::string> &sources,
@@ -381,6 +381,39 @@ void build_in_children(const Device &device, const std::vector<std::string> &sou
     fmt::print(stderr, "kite-run: note: building part {} in this process: {}\n", k,
                why.empty() ? "its build process failed" : why);
   }
+}
+
+// Bytes of memory the system has available (MemAvailable), 0 if unknown.
+uint64_t memory_available() {
+  std::ifstream in("/proc/meminfo");
+  std::string key, unit;
+  uint64_t kib = 0;
+  while (in >> key >> kib >> unit)
+    if (key == "MemAvailable:") return kib * 1024;
+  return 0;
+}
+
+// How many of `parts` parts to build at once, each in a process of its own
+// (build_in_children); 1: one after the other in this process. Processes
+// are faster wherever the device compiler runs on several cores: PoCL
+// (2 cores: the 40-task synthetic program's 3 parts in 4.7 s, 6.2 s in
+// threads of one process) and NVIDIA's (H100, 16 cores: the 160-task
+// program's 12 parts in 8.6 s, 54.5 s one after the other; docs/design.md,
+// "Build time"). NVIDIA's binary is PTX, which the driver compiles again
+// when this process loads it, unless its cache (CUDA_CACHE_*) keeps what
+// the child compiled: with that cache off, one after the other. A build
+// process of NVIDIA's takes about 400 MB: no more of them than the free
+// memory holds twice over.
+size_t build_jobs(const Device &device, size_t parts) {
+  size_t jobs = std::min<size_t>(parts, std::max(1u, std::thread::hardware_concurrency()));
+  if (device.is_cpu() || jobs <= 1) return jobs;
+  const bool nvidia = device.platform_name.find("NVIDIA") != std::string::npos;
+  const char *no_cache = std::getenv("CUDA_CACHE_DISABLE");
+  if (nvidia && no_cache && std::string(no_cache) == "1") return 1;
+  constexpr uint64_t kBuildProcessBytes = 400ull << 20;
+  if (uint64_t available = memory_available(); available > 0)
+    jobs = std::min<size_t>(jobs, std::max<uint64_t>(1, available / (2 * kBuildProcessBytes)));
+  return jobs;
 }
 
 }  // namespace
@@ -482,16 +515,7 @@ DeviceProgram build_program(const Device &device, const std::string &opencl,
       std::fflush(stderr);
     }
     std::vector<Built> built(count);
-    // Several builds at once where that is faster: PoCL's, in processes of
-    // their own (2 cores: the 40-task synthetic program's 3 parts in 4.7 s,
-    // 6.2 s in threads of one process). NVIDIA's compiler builds one program
-    // at a time whatever the processes (H100, 16 cores: the 40-task
-    // program's 3 parts in 13.3 s one after the other, 18.4 s in three
-    // processes; the 160-task one's 12 in 55 and 51 s; docs/design.md).
-    const size_t jobs =
-        device.is_cpu()
-            ? std::min<size_t>(missing.size(), std::max(1u, std::thread::hardware_concurrency()))
-            : 1;
+    const size_t jobs = build_jobs(device, missing.size());
     if (jobs > 1) build_in_children(device, sources, options, missing, jobs, built);
     for (size_t k : missing) {                 // in this process: one part, or what no child built
       if (!built[k].binary.empty()) continue;  // a child's

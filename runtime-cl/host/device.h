@@ -113,8 +113,9 @@ int build_part_child(const std::string &dir, const std::string &part);
 // -DKITE_CPU=1 and, for wide workers, -DKITE_LANES and -DKITE_LOCAL_QUEUE, loading or
 // storing the binary through `cache`: once, or, where kitec split the
 // program into `parts` (more than 1: runtime-cl/device/parts.cl), once per
-// part from part_source's text with -DKITE_PART=k (on a CPU device several
-// at a time, in processes of their own: build_part_child). On a build
+// part from part_source's text with -DKITE_PART=k (several at a time, in
+// processes of their own: build_part_child; on NVIDIA's only while its
+// driver's cache is on, which hands what a process built to the others). On a build
 // failure prints the build log to stderr and throws RunError.
 // `notice`: say on stderr, before a build (the cache had no binary), that
 // one is under way, since it takes seconds.
