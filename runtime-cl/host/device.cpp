@@ -13,6 +13,8 @@
 #include <sstream>
 #include <thread>
 
+#include "host/launch.h"
+
 extern char **environ;
 
 namespace kite::host {
@@ -312,7 +314,7 @@ void write_file(const std::string &path, const std::string &text) {
 // `built` (the caller builds it here), and said so on stderr.
 void build_in_children(const Device &device, const std::vector<std::string> &sources,
                        const std::vector<std::string> &options, const std::vector<size_t> &missing,
-                       size_t jobs, std::vector<Built> &built) {
+                       size_t jobs, uint32_t lanes, std::vector<Built> &built) {
   char pattern[] = "/tmp/kite-build-XXXXXX";
   const char *tmp = std::getenv("TMPDIR");
   std::string dir_pattern = tmp && *tmp ? std::string(tmp) + "/kite-build-XXXXXX" : pattern;
@@ -329,6 +331,7 @@ void build_in_children(const Device &device, const std::vector<std::string> &sou
   // the platforms in another order, or not all of them).
   write_file(dir + "/device", device.platform_name + "\n" + device.name);
   for (size_t k : missing) write_file(fmt::format("{}/options.{}", dir, k), options[k]);
+  write_file(dir + "/lanes", std::to_string(lanes));
 
   std::map<pid_t, size_t> running;
   std::vector<int> status(options.size(), -1);
@@ -438,6 +441,19 @@ int build_part_child(const std::string &dir, const std::string &part) {
     write_file(dir + "/" + part + ".log", b.log);
     if (!b.program) return 1;
     write_file(dir + "/" + part + ".bin", b.binary);
+    const char *pocl_cache = std::getenv("POCL_KERNEL_CACHE");
+    if (found->is_cpu() && !(pocl_cache && std::string(pocl_cache) == "0")) {
+      // PoCL compiles a kernel again at its first launch, for the launch's
+      // work-group size, and keeps that in its kernel cache, where a later
+      // load of the binary finds it: launched here once, the part's first
+      // launch in kite-run need not compile it (docs/design.md, "Build
+      // time"). Without that cache the compile would only be done twice.
+      DeviceProgram p;
+      p.context = std::move(context);
+      p.programs.push_back(std::move(b.program));
+      p.shape.lanes = static_cast<uint32_t>(std::stoul(read_file(dir + "/lanes")));
+      warm_up(*found, p);
+    }
     return 0;
   } catch (const std::exception &e) {
     std::ofstream(dir + "/" + part + ".error") << e.what();
@@ -516,7 +532,7 @@ DeviceProgram build_program(const Device &device, const std::string &opencl,
     }
     std::vector<Built> built(count);
     const size_t jobs = build_jobs(device, missing.size());
-    if (jobs > 1) build_in_children(device, sources, options, missing, jobs, built);
+    if (jobs > 1) build_in_children(device, sources, options, missing, jobs, shape.lanes, built);
     for (size_t k : missing) {                 // in this process: one part, or what no child built
       if (!built[k].binary.empty()) continue;  // a child's
       built[k] = compile(p.context.get(), device, sources[k], options[k]);

@@ -129,6 +129,12 @@ struct ProbeResult {
   uint32_t workers = 0;
   int launches = 0;  // 0 when it came from the cache
 };
+// Launches each of the program's kernels once, a worker of `program.shape`'s
+// lanes in probe mode, which does nothing; for a device compiler that
+// compiles a kernel again at its first launch (PoCL). Creates the queue and
+// the kernels if the program has none. Failures are ignored.
+void warm_up(const Device &device, DeviceProgram &program);
+
 ProbeResult probe_resident_workers(const Device &device, DeviceProgram &program,
                                    const Cache &cache);
 
