@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <regex>
 #include <sstream>
@@ -311,10 +312,14 @@ void write_file(const std::string &path, const std::string &text) {
 // build side by side in separate processes (NVIDIA's, in threads of one
 // process, one at a time). Their binaries and logs go to `built`.
 // A part whose child failed otherwise than in its build is left out of
-// `built` (the caller builds it here), and said so on stderr.
+// `built` (the caller builds it here), and said so on stderr. `load(k)` is
+// called as soon as part k's child has written its binary, while the others
+// still build: loading a binary is a build of its own for some drivers
+// (NVIDIA's, from its cache).
 void build_in_children(const Device &device, const std::vector<std::string> &sources,
                        const std::vector<std::string> &options, const std::vector<size_t> &missing,
-                       size_t jobs, uint32_t lanes, std::vector<Built> &built) {
+                       size_t jobs, uint32_t lanes, std::vector<Built> &built,
+                       const std::function<void(size_t)> &load) {
   char pattern[] = "/tmp/kite-build-XXXXXX";
   const char *tmp = std::getenv("TMPDIR");
   std::string dir_pattern = tmp && *tmp ? std::string(tmp) + "/kite-build-XXXXXX" : pattern;
@@ -369,15 +374,17 @@ void build_in_children(const Device &device, const std::vector<std::string> &sou
     if (pid < 0) break;
     auto it = running.find(pid);
     if (it == running.end()) continue;
-    status[it->second] = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : 128;
+    const size_t k = it->second;
+    status[k] = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : 128;
     running.erase(it);
+    // What the child wrote decides (a sanitizer's leak report at its exit
+    // changes its status, not its binary).
+    built[k].log = read_file(fmt::format("{}/{}.log", dir, k));
+    built[k].binary = read_file(fmt::format("{}/{}.bin", dir, k));
+    if (!built[k].binary.empty()) load(k);
   }
   for (size_t k : missing) {
     Built &b = built[k];
-    b.log = read_file(fmt::format("{}/{}.log", dir, k));
-    // What the child wrote decides (a sanitizer's leak report at its exit
-    // changes its status, not its binary).
-    b.binary = read_file(fmt::format("{}/{}.bin", dir, k));
     if (!b.binary.empty()) continue;
     if (status[k] == 1) throw did_not_build(b.log);
     std::string why = read_file(fmt::format("{}/{}.error", dir, k));  // built here instead
@@ -532,7 +539,11 @@ DeviceProgram build_program(const Device &device, const std::string &opencl,
     }
     std::vector<Built> built(count);
     const size_t jobs = build_jobs(device, missing.size());
-    if (jobs > 1) build_in_children(device, sources, options, missing, jobs, shape.lanes, built);
+    auto load = [&](size_t k) {
+      built[k].program = program_from_binary(p.context.get(), device, built[k].binary, options[k]);
+    };
+    if (jobs > 1)
+      build_in_children(device, sources, options, missing, jobs, shape.lanes, built, load);
     for (size_t k : missing) {                 // in this process: one part, or what no child built
       if (!built[k].binary.empty()) continue;  // a child's
       built[k] = compile(p.context.get(), device, sources[k], options[k]);
