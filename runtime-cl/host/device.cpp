@@ -561,21 +561,23 @@ DeviceProgram build_program(const Device &device, const std::string &opencl,
         cache.store(keys[k], ".registers", registers);
     }
   }
+  p.part_sizes.resize(count);
   for (size_t k = 0; k < count; ++k) {
-    if (auto text = cache.load(keys[k], ".registers")) {
-      uint32_t registers = 0;
-      std::from_chars(text->data(), text->data() + text->size(), registers);
-      p.size.registers = std::max(p.size.registers, registers);
-    }
+    KernelSize &size = p.part_sizes[k];
+    if (auto text = cache.load(keys[k], ".registers"))
+      std::from_chars(text->data(), text->data() + text->size(), size.registers);
     p.kernels[k] = Kernel(clCreateKernel(p.programs[k].get(), "kite_uber", &err));
     check_cl(err, "cannot create the kernel kite_uber");
     cl_ulong bytes = 0;
     if (clGetKernelWorkGroupInfo(p.kernels[k].get(), device.id, CL_KERNEL_PRIVATE_MEM_SIZE,
                                  sizeof bytes, &bytes, nullptr) == CL_SUCCESS)
-      p.size.private_bytes = std::max<uint64_t>(p.size.private_bytes, bytes);
+      size.private_bytes = bytes;
     if (clGetKernelWorkGroupInfo(p.kernels[k].get(), device.id, CL_KERNEL_LOCAL_MEM_SIZE,
                                  sizeof bytes, &bytes, nullptr) == CL_SUCCESS)
-      p.size.local_bytes = std::max<uint64_t>(p.size.local_bytes, bytes);
+      size.local_bytes = bytes;
+    p.size.registers = std::max(p.size.registers, size.registers);
+    p.size.private_bytes = std::max(p.size.private_bytes, size.private_bytes);
+    p.size.local_bytes = std::max(p.size.local_bytes, size.local_bytes);
   }
   return p;
 }

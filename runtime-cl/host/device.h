@@ -77,13 +77,14 @@ struct DeviceProgram {
   // the program built with -DKITE_PART=k and its kite_uber.
   std::vector<Program> programs;
   std::vector<Kernel> kernels;
-  int main_part = 0;        // the part whose launch starts the run
-  WorkerShape shape;        // every launch's work-groups are shape.lanes work-items
-  std::string options;      // the build options used (but for the part's)
-  uint64_t cache_key = 0;   // hash of source, options and device; keys the caches
-  bool from_cache = false;  // every part's binary came from the cache
-  size_t parts_built = 0;   // parts built, not loaded from the cache
-  KernelSize size;          // the largest of the parts'
+  int main_part = 0;                   // the part whose launch starts the run
+  WorkerShape shape;                   // every launch's work-groups are shape.lanes work-items
+  std::string options;                 // the build options used (but for the part's)
+  uint64_t cache_key = 0;              // hash of source, options and device; keys the caches
+  bool from_cache = false;             // every part's binary came from the cache
+  size_t parts_built = 0;              // parts built, not loaded from the cache
+  KernelSize size;                     // the largest of the parts'
+  std::vector<KernelSize> part_sizes;  // each part's; registers 0 where the build log had none
 
   size_t parts() const { return kernels.size(); }
 };

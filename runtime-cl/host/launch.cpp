@@ -495,12 +495,34 @@ void warm_up(const Device &device, DeviceProgram &program) {
   }
 }
 
+// The residency probe's cache key. How many work-groups are resident at
+// once follows from what each kernel takes of a multiprocessor: registers
+// per work-item, local memory per work-group, the work-group's size. Where
+// the build logs name every kernel's registers (NVIDIA), the key is those
+// resources, kernel by kernel, so that a program edited without changing
+// them (most edits) is not probed again; elsewhere it is the program.
+uint64_t probe_key(const Device &device, const DeviceProgram &program) {
+  std::vector<std::string> kernels;
+  for (const KernelSize &k : program.part_sizes) {
+    if (k.registers == 0) {
+      return fnv1a({"kite-run probe 1", fmt::format("{:016x}", program.cache_key),
+                    fmt::format("{}", spin_limit(device))});
+    }
+    kernels.push_back(fmt::format("{}/{}/{}", k.registers, k.local_bytes, k.private_bytes));
+  }
+  std::sort(kernels.begin(), kernels.end());
+  std::string all;
+  for (const std::string &k : kernels) all += k + " ";
+  return fnv1a({"kite-run probe by resources 1", device.name, device.version, device.driver_version,
+                fmt::format("{}", program.shape.lanes), program.options,
+                fmt::format("{}", spin_limit(device)), all});
+}
+
 ProbeResult probe_resident_workers(const Device &device, DeviceProgram &program,
                                    const Cache &cache) {
   const uint32_t units = std::max<cl_uint>(device.compute_units, 1);
   const uint32_t most = units * 64;
-  const uint64_t key = fnv1a({"kite-run probe 1", fmt::format("{:016x}", program.cache_key),
-                              fmt::format("{}", spin_limit(device))});
+  const uint64_t key = probe_key(device, program);
   if (auto text = cache.load(key, ".workers")) {
     uint32_t cached = 0;
     auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), cached);

@@ -124,7 +124,9 @@ class DeviceRun {
 
 // How many work-groups of kite_uber are resident at once on the
 // device, measured with KITE_MODE_PROBE launches (largest that passes, from
-// compute_units up to 64 times that). Cached under the program's cache key.
+// compute_units up to 64 times that). Cached under the kernels' resources
+// where the build logs name their registers (NVIDIA), else under the
+// program's cache key (probe_key in launch.cpp).
 struct ProbeResult {
   uint32_t workers = 0;
   int launches = 0;  // 0 when it came from the cache
