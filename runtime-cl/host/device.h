@@ -112,7 +112,8 @@ int build_part_child(const std::string &dir, const std::string &part);
 // Builds `opencl` for `device` with -cl-std=CL1.2 -w (the generated code's warnings
 // are not the user's business; PoCL prints their count on stderr), -DKITE_GPU=1 or
 // -DKITE_CPU=1 and, for wide workers, -DKITE_LANES and -DKITE_LOCAL_QUEUE, loading or
-// storing the binary through `cache`: once, or, where kitec split the
+// storing the binary through `cache` (on PoCL with its kernel cache on, a
+// marker, and a build that PoCL's cache answers): once, or, where kitec split the
 // program into `parts` (more than 1: runtime-cl/device/parts.cl), once per
 // part from part_source's text with -DKITE_PART=k (several at a time, in
 // processes of their own: build_part_child; on NVIDIA's only while its
