@@ -15,11 +15,11 @@
  *   (KITE_CODE_FINISH, rec), which that part's launch finishes
  *   (kite_finish_at, below).
  * A launch ends when it has parked something and every worker has found
- * no work (ctl[KITE_CTL_IDLE] counts them), or one has found none for long:
- * kite_parts_idle sets YIELD and KITE_CTL_PART_IDLE. kite-run then moves the parked entries of the part
- * it launches next to the front of the list and says how many
- * (ctl[KITE_CTL_PARKED_TAKE]); that launch's worker w queues entries w,
- * w + workers, ... of them, as it does resume entries. Leaving early is
+ * no work (ctl[KITE_CTL_IDLE] counts them), or one has found none for
+ * long: kite_parts_idle sets YIELD and KITE_CTL_PART_IDLE. kite-run then
+ * moves the parked entries of the part it launches next to the front of
+ * the list and says how many (ctl[KITE_CTL_PARKED_TAKE]); that launch's
+ * workers queue them (kite_take_parked, below). Leaving early is
  * safe, as for maps and prints: what a worker holds stays in its deque,
  * and the next part's workers park whatever is not theirs.
  * Progress: a part is launched only when entries of it are parked, and it

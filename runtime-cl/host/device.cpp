@@ -267,8 +267,6 @@ Context context_for(const Device &device) {
   return context;
 }
 
-// One program built from source with `options`: with its binary when it
-// built, else with no program (its log says why).
 // Whether the device's driver keeps built kernels in a cache of its own,
 // which kite-run's then need not: PoCL's kernel cache (on unless
 // POCL_KERNEL_CACHE=0) finds a program built again from the same source in
@@ -283,9 +281,13 @@ bool driver_caches_kernels(const Device &device) {
   return !(cache && std::string(cache) == "0");
 }
 
-// kite-run's cache entry (`<key>.pocl`) for a part that PoCL's cache keeps.
+// What kite-run's cache entry (`<key>.bin`) and a build process's result
+// hold, instead of a binary, for a program that PoCL's cache keeps.
 constexpr std::string_view kPoclMarker = "built by PoCL, kept in its kernel cache\n";
 
+// One program built from source with `options`: with its binary when it
+// built (none where the driver caches kernels itself), else with no program
+// (its log says why).
 Built compile(cl_context context, const Device &device, const std::string &opencl,
               const std::string &options) {
   cl_int err = CL_SUCCESS;
@@ -475,12 +477,11 @@ int build_part_child(const std::string &dir, const std::string &part) {
     write_file(dir + "/" + part + ".log", b.log);
     if (!b.program) return 1;
     write_file(dir + "/" + part + ".bin", b.binary.empty() ? std::string(kPoclMarker) : b.binary);
-    const char *pocl_cache = std::getenv("POCL_KERNEL_CACHE");
-    if (found->is_cpu() && !(pocl_cache && std::string(pocl_cache) == "0")) {
+    if (driver_caches_kernels(*found)) {
       // PoCL compiles a kernel again at its first launch, for the launch's
-      // work-group size, and keeps that in its kernel cache, where a later
-      // load of the binary finds it: launched here once, the part's first
-      // launch in kite-run need not compile it (docs/design.md, "Build
+      // work-group size, and keeps that in its kernel cache, where kite-run's
+      // build of the same source finds it: launched here once, the part's
+      // first launch in kite-run need not compile it (docs/design.md, "Build
       // time"). Without that cache the compile would only be done twice.
       DeviceProgram p;
       p.context = std::move(context);
