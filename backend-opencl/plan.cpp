@@ -509,6 +509,95 @@ int Plan::signal_task(const cps::Program &p, int node, int graph) const {
   return node >= 0 ? node_task[size_t(node)] : p.graphs[size_t(graph)].task;
 }
 
+namespace {
+
+// Kept forms (KeptForm; print_fast.cpp): the record of a kept frame holds
+// its link, its counter, the mask of the calls started ahead, the result
+// of the call it waits for, a slot per call started ahead, then the frame.
+constexpr int kKeptHead = 4;
+constexpr int kMaxKeptSlots = 8;   // bits of the mask a task may use
+constexpr int kMaxKeptWords = 32;  // a larger frame is not kept
+
+// The calls after list[i], a call, that a stop may start as tasks while
+// it runs (KeptForm::ahead): up to the first statement that is not a call
+// or an assignment of a variable, those whose arguments read no variable
+// that list[i] or a statement between them assigns.
+std::vector<const anf::Stmt *> calls_ahead(const anf::StmtList &list, size_t i) {
+  std::set<const VarDecl *> changed;
+  std::vector<const anf::Stmt *> ahead;
+  auto assigns = [&](const anf::Stmt &st) {
+    if (st.target && st.target->var) changed.insert(st.target->var);
+  };
+  assigns(*list[i]);
+  for (size_t j = i + 1; j < list.size(); ++j) {
+    const anf::Stmt &st = *list[j];
+    if (st.kind == anf::StmtKind::Let) {
+      changed.insert(st.vars.begin(), st.vars.end());
+      continue;
+    }
+    if (st.kind == anf::StmtKind::Set && st.target->kind == ExprKind::Name) {
+      assigns(st);
+      continue;
+    }
+    if (st.kind != anf::StmtKind::Call) break;
+    const Expr &call = *st.expr;
+    bool free = call.children[0]->kind == ExprKind::Name && call.children[0]->task;
+    for (size_t a = 1; a < call.children.size() && free; ++a)
+      ast::for_each_expr(*call.children[a], [&](const Expr &e) {
+        if (e.kind == ExprKind::Name && e.var && changed.count(e.var)) free = false;
+      });
+    if (free) ahead.push_back(&st);
+    assigns(st);
+  }
+  return ahead;
+}
+
+// Which tasks' forms are kept, and what a stop starts ahead in each.
+void plan_kept(const cps::Program &p, Plan &plan) {
+  plan.kept.resize(p.tasks.size());
+  if (plan.split()) return;  // not yet: a kept frame would need its part
+  for (size_t t = 0; t < p.tasks.size(); ++t) {
+    const cps::Task &task = p.tasks[t];
+    if (!task.fast || !task.local_arrays.empty()) continue;
+    KeptForm &k = plan.kept[t];
+    k.frame_words = 2 + int(task.source->vars.size());
+    std::function<void(const anf::StmtList &)> walk = [&](const anf::StmtList &list) {
+      for (size_t i = 0; i < list.size(); ++i) {
+        const anf::Stmt &st = *list[i];
+        if (st.kind == anf::StmtKind::Call) {
+          std::vector<const anf::Stmt *> kept_ahead;
+          for (const anf::Stmt *later : calls_ahead(list, i)) {
+            if (!k.index.count(later)) {
+              if (int(k.index.size()) == kMaxKeptSlots) continue;
+              k.index[later] = int(k.index.size());
+            }
+            kept_ahead.push_back(later);
+          }
+          if (!kept_ahead.empty()) k.ahead[&st] = kept_ahead;
+        }
+        walk(st.body);
+        walk(st.else_body);
+        for (const anf::CaseBranch &b : st.branches) walk(b.body);
+      }
+    };
+    walk(task.source->body);
+    k.kept = true;
+  }
+  for (const KeptForm &k : plan.kept)
+    if (k.kept) plan.kept_slots = std::max(plan.kept_slots, int(k.index.size()));
+  for (KeptForm &k : plan.kept) {
+    if (!k.kept) continue;
+    const int words = kKeptHead + plan.kept_slots + k.frame_words;
+    if (words > kMaxKeptWords) {
+      k = KeptForm{};
+      continue;
+    }
+    plan.kept_words = std::max({plan.kept_words, words, p.record_words});
+  }
+}
+
+}  // namespace
+
 Plan make(const cps::Program &p, const EmitOptions &options) {
   Plan plan;
   // A program in parts is large (--part-blocks below kMaxInlineBlocks
@@ -566,6 +655,7 @@ Plan make(const cps::Program &p, const EmitOptions &options) {
   Planner planner(p, options, plan);
   for (const cps::Block &b : p.blocks)
     if (b.code >= 0) planner.block(b);
+  plan_kept(p, plan);
   return plan;
 }
 
@@ -640,6 +730,9 @@ void dump(const cps::Program &p, const Plan &plan, std::ostream &out) {
                                             "memory, or is called in direct maps only)");
   for (size_t i = 0; i < plan.dispatchers.size(); ++i)
     out << fmt::format("dispatcher kite_call_value_{}: {}\n", i, to_string(plan.dispatchers[i]));
+  if (plan.keeps())
+    out << fmt::format("kept forms: records of {} longs, {} slots for calls started ahead\n",
+                       plan.kept_words, plan.kept_slots);
   for (size_t t = 0; t < p.tasks.size(); ++t) {
     const cps::Task &task = p.tasks[t];
     out << fmt::format("task {}\n", task.source->decl->name);
@@ -700,6 +793,25 @@ void dump(const cps::Program &p, const Plan &plan, std::ostream &out) {
                            anf::to_kite(*st), st->loc.line, names(dp->iteration, 'v'),
                            dp->every_iteration_calls ? "; every iteration calls" : "");
       if (!b.notify.empty()) out << "    ends: " << notify(bp.notify) << "\n";
+    }
+    const KeptForm &kept = plan.kept[t];
+    if (kept.kept) {
+      out << fmt::format("  kept form: frame of {} longs\n", kept.frame_words);
+      // In the order of the source.
+      std::vector<std::pair<SourceLoc, std::string>> lines;
+      for (const auto &[call, later] : kept.ahead) {
+        std::string names;
+        for (const anf::Stmt *l : later)
+          names += fmt::format("{}`{}` (slot {})", names.empty() ? "" : ", ", anf::to_kite(*l),
+                               kept.index.at(l) + 1);
+        lines.push_back(
+            {call->loc, fmt::format("    a stop in `{}` starts {}\n", anf::to_kite(*call), names)});
+      }
+      std::sort(lines.begin(), lines.end(), [](const auto &a, const auto &b) {
+        return std::make_pair(a.first.line, a.first.col) <
+               std::make_pair(b.first.line, b.first.col);
+      });
+      for (const auto &l : lines) out << l.second;
     }
   }
 }

@@ -160,6 +160,21 @@ struct GraphPlan {
   bool fenced = false;
 };
 
+// A task's sequential form, where a form that stops keeps what it did
+// (print_fast.cpp, "Kept forms"): each frame on the form's stack goes into
+// a record, which goes on as a task once the calls it waits for return.
+struct KeptForm {
+  bool kept = false;    // its frames may go into records
+  int frame_words = 0;  // longs of its frame in kite_fast
+  // By call of the task: the later calls a stop starts as tasks while that
+  // call runs, those of the same statement list that run whatever it
+  // returns, on arguments that nothing between the two changes.
+  std::map<const anf::Stmt *, std::vector<const anf::Stmt *>> ahead;
+  // Such a later call's index: its bit of the record's mask and its
+  // result's slot.
+  std::map<const anf::Stmt *, int> index;
+};
+
 struct Plan {
   Shape shape = Shape::Inline;
   Parts parts;                       // a large program's parts (parts.h); an inline one is one
@@ -182,10 +197,17 @@ struct Plan {
   // rule: N-queens and UTS, whose forms that compute are called in direct
   // maps only, ran 2-3% slower on an H100 with it).
   bool fast_computes = false;
+  std::vector<KeptForm> kept;  // by task
+  int kept_slots = 0;          // the most indices (KeptForm::index) of one task
+  // The longs of a kept frame's record (its link, counter, mask, result
+  // slots, then the frame), at most, and at least the program's records'
+  // (KITE_RECORD_WORDS); 0: no form keeps what it did.
+  int kept_words = 0;
 
   bool large() const { return shape == Shape::Large; }
   bool split() const { return parts.count > 1; }
   bool has_fast() const { return fast_arity >= 0; }
+  bool keeps() const { return kept_words > 0; }
   // The task whose signal handles node `node`, or with node -1 graph
   // `graph`; -1 for none.
   int signal_task(const cps::Program &p, int node, int graph) const;

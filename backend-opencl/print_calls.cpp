@@ -186,6 +186,7 @@ void Printer::emit_fast_call(const cps::Op &op, const std::vector<std::string> &
   std::string call = fmt::format("kite_fast(c, {}", callee->id);
   for (size_t i = 0; i < size_t(plan_.fast_arity); ++i)
     call += i < args.size() ? ", " + to_bits(callee->param_vars[i]->type, args[i]) : ", 0L";
+  call += ", " + link(op);
   const cps::NodeInfo &info = p_.nodes[op.node];
   line(s, ind, "int done = 0;");
   // In a direct map, only where the runtime says (KITE_ANSWER_IN_MAPS), as
@@ -194,9 +195,18 @@ void Printer::emit_fast_call(const cps::Op &op, const std::vector<std::string> &
        fmt::format("const long r = {}kite_fast_now(c, {}) ? {}, &done) : 0L;",
                    info.direct ? "KITE_ANSWER_IN_MAPS && " : "",
                    p_.tasks[size_t(callee->id)].fast_reads ? 1 : 0, call));
-  line(s, ind, "if (done) {");
+  line(s, ind, "if (done == 1) {");
   line(s, ind + 2, "c->n_fast += 1;");
   answered(op, "r", s, ind + 2);
+  if (plan_.keeps()) {
+    // The form stopped and kept its frames (print_fast.cpp): the bottom
+    // one's record answers this call, as the call's task would.
+    line(s, ind, "} else if (done == 2) {");
+    line(s, ind + 2, "c->n_kept += 1;");
+    share_record(op, s, ind + 2);
+    if (info.direct) line(s, ind + 2, "spawned += 1;");
+    line(s, ind + 2, "if (r != KITE_NONE) kite_ready_at(c, (int)r, (int)(r >> 32), -1);");
+  }
   line(s, ind, "} else {");
   share_record(op, s, ind + 2);
   emit_call_record(op, args, s, ind + 2);

@@ -60,10 +60,23 @@ long place(size_t t, int k) { return (long(t) << 16) | k; }
 void Printer::emit_fast(std::ostream &out) {
   if (!plan_.has_fast()) return;
   std::ostringstream s;
+  const bool keeps = plan_.keeps();
   s << "long kite_fast(kite_ctx *c, int task";
   for (int i = 0; i < plan_.fast_arity; ++i) s << ", long a" << i;
-  s << ", int *done) {\n";
+  s << ", long link, int *done) {\n";
   s << "  long s[KITE_FAST_WORDS + 1];\n  int fp = 0, sp = 0;\n  long rv = 0;\n  uint calls = 0;\n";
+  if (keeps) {
+    // Where it stopped: the call it was making (its task, site and
+    // arguments), and whether for a full stack; `held`: the record of the
+    // bottom frame when it goes on from a kept frame.
+    s << "  int held = -1, pt = -1, psite = -1, full = 0;\n";
+    s << "  (void)link;\n";
+    if (plan_.fast_arity > 0) {
+      s << "  long ";
+      for (int i = 0; i < plan_.fast_arity; ++i) s << (i ? ", " : "") << "pa" << i << " = 0L";
+      s << ";\n";
+    }
+  }
   s << "  switch (task) {\n";
   for (size_t t = 0; t < p_.tasks.size(); ++t) {
     if (!p_.tasks[t].fast) continue;
@@ -77,8 +90,13 @@ void Printer::emit_fast(std::ostream &out) {
     e << fmt::format(" sp = {};\n    break;\n", frame_size(task));
     s << in_parts(plan_.parts.fast_parts[t], e.str());
   }
-  s << "  default: return 0L;\n  }\n";
+  if (keeps)
+    s << "  default:\n    if (KITE_KEEP && task < 0) {\n      held = -1 - task;\n"
+         "      goto kite_restore;\n    }\n    return 0L;\n  }\n";
+  else
+    s << "  default: return 0L;\n  }\n";
   s << "kite_next:\n  switch ((int)s[fp]) {\n";
+  fast_calls_.assign(p_.tasks.size(), 0);
   for (size_t t = 0; t < p_.tasks.size(); ++t) {
     if (!p_.tasks[t].fast) continue;
     const anf::Task &task = *p_.tasks[t].source;
@@ -104,16 +122,168 @@ void Printer::emit_fast(std::ostream &out) {
     fast_return(form, 4);
     form << "  }\n";
     s << in_parts(plan_.parts.fast_parts[t], form.str());
+    fast_calls_[t] = fast_resume_;
     at_ = saved;
     fast_base_.clear();
     fast_elem_.clear();
   }
-  s << "  }\n  return 0L;\n}\n\n";
+  s << "  }\n  return 0L;\n";
+  if (keeps) kept_tail(s);
+  s << "}\n\n";
   out << s.str();
 }
 
 void Printer::fast_stmts(const StmtList &list, std::ostream &s, int ind) {
   for (const anf::StmtPtr &st : list) fast_stmt(*st, s, ind);
+}
+
+// kite_fast's end where forms are kept (plan::KeptForm): a stop keeps what
+// the form did. Every frame on its stack goes into a record (allocated, or
+// the one it went on from): the record's link is the frame below's
+// record, or the call's (`link`); its counter waits for the call the frame
+// is making and for the later calls that a stop starts now as tasks
+// (KeptForm::ahead: the record's mask says which, and their results go to
+// its slots); and the frame's copy. The records are all written before
+// anything is queued: the calls started ahead, the oldest first, for
+// thieves, then the call the top frame was making, in hand. The last of
+// a record's calls to return queues it (KITE_CODE_KEPT, kite_kept_signal),
+// and kite_fast then goes on from its frame (kite_restore): a return from
+// it hands the result to its link (kite_up), and goes on from the frame
+// below when that was the last it waited for.
+void Printer::kept_tail(std::ostream &s) {
+  auto words_of = [&](size_t t) { return plan_.kept[t].frame_words; };
+  // The places a kept frame may wait at: by place, its task.
+  std::vector<std::pair<long, size_t>> places;
+  for (size_t t = 0; t < p_.tasks.size(); ++t)
+    if (plan_.kept[t].kept)
+      for (int k = 1; k <= fast_calls_[t]; ++k) places.push_back({place(t, k), t});
+  // kite_stop: keep, or (where some frame is not kept) lose what it did.
+  s << "kite_stop:\n";
+  s << "  if (!KITE_KEEP || (c->ctl[KITE_CTL_DONE] | c->ctl[KITE_CTL_STOP])) goto kite_drop;\n";
+  s << "  for (int f = fp; f >= 0; f = (int)s[f + 1]) {\n    switch (((int)s[f]) >> 16) {\n";
+  for (size_t t = 0; t < p_.tasks.size(); ++t)
+    if (plan_.kept[t].kept)
+      s << in_parts(plan_.parts.fast_parts[t], fmt::format("    case {}:", t));
+  s << "\n      break;\n    default:\n      goto kite_drop;\n    }\n  }\n";
+  s << "  {\n    int f = fp, above = -1, upper = -1;\n    for (;;) {\n";
+  s << "      const int below = (int)s[f + 1];\n";
+  s << "      const int x = below < 0 && held >= 0 ? held : kite_alloc(c, psite);\n";
+  s << "      if (x < 0) {\n        *done = 2;\n        return KITE_NONE;\n      }\n";
+  s << "      kite_rec X = KITE_REC(c, x);\n";
+  s << "      const long mask = x == held ? X[KITE_KEPT_MASK] : 0L;\n";
+  s << "      long ahead = 0L;\n      int words = 0;\n      switch ((int)s[f]) {\n";
+  for (const auto &[pl, t] : places) {
+    long bits = 0;
+    for (const auto &[call, list] : plan_.kept[t].ahead)
+      if (fast_place_.count(call) && fast_place_.at(call) == pl)
+        for (const Stmt *later : list) bits |= 1L << plan_.kept[t].index.at(later);
+    s << in_parts(
+        plan_.parts.fast_parts[t],
+        fmt::format("      case {}: words = {}; ahead = {}L; break;\n", pl, words_of(t), bits));
+  }
+  s << "      }\n      ahead &= ~mask;\n";
+  s << "      *KITE_COUNTER(X, KITE_KEPT_COUNTER) = 1 + popcount(ahead);\n";
+  s << "      X[KITE_KEPT_MASK] = mask | ahead;\n";
+  s << "      X[KITE_KEPT_RESULT] = ahead; /* until the call it waits for returns */\n";
+  s << "      for (int i = 0; i < words; ++i) X[KITE_KEPT_FRAME + i] = s[f + i];\n";
+  s << "      if (below < 0 && x != held) X[0] = link;\n";
+  s << "      if (upper >= 0) KITE_REC(c, upper)[0] = KITE_KEPT_LINK(x, 0);\n";
+  s << "      s[f] = (long)(uint)s[f] | ((long)x << 32);\n";
+  s << "      s[f + 1] = (long)(uint)below | ((long)(above + 1) << 32);\n";
+  s << "      if (below < 0) break;\n      above = f;\n      upper = x;\n      f = below;\n";
+  s << "    }\n    KITE_FENCE(); /* every record, before any call that signals one */\n";
+  s << "    for (;;) {\n      const int x = (int)(s[f] >> 32);\n";
+  s << "      const long ahead = KITE_REC(c, x)[KITE_KEPT_RESULT];\n";
+  s << "      switch ((int)s[f]) {\n";
+  for (const auto &[pl, t] : places) {
+    const anf::Task &task = *p_.tasks[t].source;
+    std::ostringstream e;
+    std::map<const VarDecl *, std::string> saved = at_;
+    for (const VarDecl *v : task.vars)
+      at_[v] = from_bits(v->type, fmt::format("s[f + {}]", 2 + v->id));
+    task_ = int(t);
+    bool any = false;
+    for (const auto &[call, list] : plan_.kept[t].ahead) {
+      if (!fast_place_.count(call) || fast_place_.at(call) != pl) continue;
+      for (const Stmt *later : list) {
+        const int i = plan_.kept[t].index.at(later);
+        if (!any) e << fmt::format("      case {}:\n", pl);
+        any = true;
+        e << fmt::format("        if (ahead & {}L) {{ /* {} */\n", 1L << i, anf::to_kite(*later));
+        std::vector<std::string> args;
+        const Expr &callx = *later->expr;
+        for (size_t a = 1; a < callx.children.size(); ++a) args.push_back(expr(*callx.children[a]));
+        kept_spawn(*callx.children[0]->task, args, fmt::format("KITE_KEPT_LINK(x, {})", i + 1),
+                   std::to_string(site(callx.loc)), false, e, 10);
+        e << "        }\n";
+      }
+    }
+    at_ = saved;
+    if (any) s << in_parts(plan_.parts.fast_parts[t], e.str() + "        break;\n");
+  }
+  s << "      }\n      if ((int)(s[f + 1] >> 32) == 0) break;\n";
+  s << "      f = (int)(s[f + 1] >> 32) - 1;\n    }\n";
+  s << "    const int x = (int)(s[fp] >> 32);\n    switch (pt) {\n";
+  for (size_t t = 0; t < p_.tasks.size(); ++t) {
+    if (!p_.tasks[t].fast) continue;
+    const TaskDecl &callee = *p_.tasks[t].source->decl;
+    std::vector<std::string> args;
+    for (size_t i = 0; i < callee.param_vars.size(); ++i)
+      args.push_back(from_bits(callee.param_vars[i]->type, fmt::format("pa{}", i)));
+    std::ostringstream e;
+    e << fmt::format("    case {}:\n", t);
+    kept_spawn(callee, args, "KITE_KEPT_LINK(x, 0)", "psite", true, e, 6);
+    e << "      break;\n";
+    s << in_parts(plan_.parts.fast_parts[t], e.str());
+  }
+  s << "    }\n    *done = 2;\n    return KITE_NONE;\n  }\n";
+  // A stop where some frame is not kept: the call becomes a task.
+  s << "kite_drop:\n  if (held >= 0) {\n    *done = 2; /* the run is stopping */\n"
+       "    return 0L;\n  }\n  return full ? kite_fast_full(c) : 0L;\n";
+  // Goes on from a kept frame, at the bottom of the stack.
+  s << "kite_restore: {\n  kite_rec X = KITE_REC(c, held);\n  int words = 0;\n"
+       "  switch (((int)X[KITE_KEPT_FRAME]) >> 16) {\n";
+  for (size_t t = 0; t < p_.tasks.size(); ++t)
+    if (plan_.kept[t].kept)
+      s << in_parts(plan_.parts.fast_parts[t],
+                    fmt::format("  case {}: words = {}; break;\n", t, words_of(t)));
+  s << "  }\n  for (int i = 0; i < words; ++i) s[i] = X[KITE_KEPT_FRAME + i];\n";
+  s << "  fp = 0;\n  sp = words;\n  s[1] = -1;\n  rv = X[KITE_KEPT_RESULT];\n  goto "
+       "kite_next;\n}\n";
+  // The bottom frame, a kept one, returned rv.
+  s << "kite_up: {\n  const long up = KITE_REC(c, held)[0];\n"
+       "  const int node = KITE_LINK_NODE(up);\n"
+       "  if ((node & ((1 << KITE_NODE_SHIFT) - 1)) != KITE_NODE_KEPT) {\n"
+       "    kite_finish_at(c, held, 0, 1, up, 1, rv);\n    *done = 2;\n    return KITE_NONE;\n  }\n"
+       "  kite_free(c, held);\n  held = KITE_LINK_PARENT(up);\n"
+       "  if (!kite_kept_signal(c, held, node >> KITE_NODE_SHIFT, rv)) {\n"
+       "    *done = 2;\n    return KITE_NONE;\n  }\n  goto kite_restore;\n}\n";
+}
+
+// A call started as a task by a stop: its record, made and queued (pushed
+// for thieves), or with `ready` returned as an entry, which kite_fast's
+// caller makes ready once it has counted the call as made (a block's
+// `own` ends before anything can signal its record).
+void Printer::kept_spawn(const TaskDecl &callee, const std::vector<std::string> &args,
+                         const std::string &link, const std::string &site_, bool ready,
+                         std::ostream &s, int ind) {
+  const cps::Task &ct = p_.tasks[size_t(callee.id)];
+  line(s, ind, fmt::format("{{ const int ch = kite_alloc(c, {});", site_));
+  line(s, ind + 2, "if (ch >= 0) {");
+  line(s, ind + 4, "kite_rec cf = KITE_REC(c, ch);");
+  for (size_t i = 0; i < callee.param_vars.size(); ++i) {
+    const VarDecl *param = callee.param_vars[i];
+    line(s, ind + 4,
+         fmt::format("{}(cf, {}) = {};", slot_macro(param->type), ct.var_slot[param->id], args[i]));
+  }
+  line(s, ind + 4, fmt::format("cf[0] = {};", link));
+  const int code = p_.blocks[ct.entry_block].code;
+  line(s, ind + 4,
+       ready ? fmt::format("*done = 2;\n{}return KITE_ENTRY({}, ch);",
+                           std::string(size_t(ind + 4), ' '), code)
+             : fmt::format("kite_push(c, KITE_ENTRY({}, ch), {});", code, site_));
+  line(s, ind + 2, "}");
+  line(s, ind, "}");
 }
 
 void Printer::fast_stmt(const Stmt &st, std::ostream &s, int ind) {
@@ -162,7 +332,9 @@ void Printer::fast_stmt(const Stmt &st, std::ostream &s, int ind) {
       // again as a task.
       line(s, ind, "while (" + expr(*st.expr) + ") {");
       line(s, ind + 2,
-           "if ((++calls & KITE_FAST_CHECK) == 0 && fp > 0 && kite_fast_stop(c)) return 0L;");
+           fmt::format("if ((++calls & KITE_FAST_CHECK) == 0 && fp > 0{} && kite_fast_stop(c)) "
+                       "return 0L;",
+                       plan_.keeps() ? " && held < 0" : ""));
       fast_stmts(st.body, s, ind + 2);
       line(s, ind, "}");
       return;
@@ -269,7 +441,23 @@ void Printer::fast_call(const Stmt &st, std::ostream &s, int ind) {
   const cps::Task &ct = p_.tasks[size_t(callee->id)];
   const size_t frame = frame_size(*ct.source);
   const long here = place(size_t(task_), ++fast_resume_);
+  fast_place_[&st] = here;
   line(s, ind, fmt::format("{{ /* {} */", anf::to_kite(st)));
+  // A call that a stop started as a task (kept_tail): its result, in the
+  // record of the frame, kept and gone on from at the bottom of the stack.
+  const plan::KeptForm &kept = plan_.kept[size_t(task_)];
+  const auto ahead = kept.index.find(&st);
+  if (ahead != kept.index.end()) {
+    const long bit = 1L << ahead->second;
+    line(s, ind + 2,
+         fmt::format("if (held >= 0 && fp == 0 && (KITE_REC(c, held)[KITE_KEPT_MASK] & {}L)) {{",
+                     bit));
+    line(s, ind + 4, fmt::format("KITE_REC(c, held)[KITE_KEPT_MASK] &= ~{}L;", bit));
+    line(s, ind + 4,
+         fmt::format("rv = KITE_REC(c, held)[KITE_KEPT_RESULT + {}];", ahead->second + 1));
+    line(s, ind + 2, "} else {");
+    ind += 2;
+  }
   for (size_t i = 0; i < callee->param_vars.size(); ++i)
     line(s, ind + 2,
          fmt::format("const long b{} = {};", i,
@@ -298,8 +486,24 @@ void Printer::fast_call(const Stmt &st, std::ostream &s, int ind) {
     line(s, in, "} else {");
     in += 2;
   }
-  line(s, in, fmt::format("if (sp + {} > KITE_FAST_WORDS) return kite_fast_full(c);", frame));
-  line(s, in, "if ((++calls & KITE_FAST_CHECK) == 0 && kite_fast_stop(c)) return 0L;");
+  if (plan_.keeps()) {
+    // A stop: the frames are kept (kept_tail), or the call becomes a task.
+    // A kept frame's run calls a task whose frames are not kept as a task.
+    line(s, in,
+         fmt::format("if ({}sp + {} > KITE_FAST_WORDS || ((++calls & KITE_FAST_CHECK) == 0 && "
+                     "kite_fast_stop(c))) {{",
+                     plan_.kept[size_t(callee->id)].kept ? "" : "held >= 0 || ", frame));
+    std::string pend =
+        fmt::format("s[fp] = {}L; pt = {}; psite = {}; full = sp + {} > KITE_FAST_WORDS;", here,
+                    callee->id, site(call.loc), frame);
+    for (size_t i = 0; i < callee->param_vars.size(); ++i) pend += fmt::format(" pa{0} = b{0};", i);
+    line(s, in + 2, pend);
+    line(s, in + 2, "goto kite_stop;");
+    line(s, in, "}");
+  } else {
+    line(s, in, fmt::format("if (sp + {} > KITE_FAST_WORDS) return kite_fast_full(c);", frame));
+    line(s, in, "if ((++calls & KITE_FAST_CHECK) == 0 && kite_fast_stop(c)) return 0L;");
+  }
   std::string push = fmt::format("s[fp] = {}L; s[sp + 1] = fp;", here);
   for (size_t i = 0; i < callee->param_vars.size(); ++i)
     push += fmt::format(" s[sp + {}] = b{};", 2 + callee->param_vars[i]->id, i);
@@ -313,6 +517,10 @@ void Printer::fast_call(const Stmt &st, std::ostream &s, int ind) {
     reload += fmt::format("{}{} = {};", reload.empty() ? "" : " ", form_var(v), frame_slot(v));
   if (!reload.empty()) line(s, in, reload);
   if (leaf.any()) line(s, ind + 2, "}");
+  if (ahead != kept.index.end()) {
+    ind -= 2;
+    line(s, ind + 2, "}");
+  }
   if (st.target) line(s, ind + 2, form_set(st.target->var, "rv"));
   line(s, ind, "}");
 }
@@ -321,7 +529,10 @@ void Printer::fast_call(const Stmt &st, std::ostream &s, int ind) {
 // kite_fast returns.
 void Printer::fast_return(std::ostream &s, int ind) {
   line(s, ind, "sp = fp; fp = (int)s[fp + 1];");
-  line(s, ind, "if (fp < 0) { *done = 1; return rv; }");
+  if (plan_.keeps())
+    line(s, ind, "if (fp < 0) { if (held >= 0) goto kite_up; *done = 1; return rv; }");
+  else
+    line(s, ind, "if (fp < 0) { *done = 1; return rv; }");
   line(s, ind, "goto kite_next;");
 }
 

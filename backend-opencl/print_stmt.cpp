@@ -445,6 +445,15 @@ void Printer::emit_blocks(std::ostream &out) {
     blocks << in_part(b.task,
                       fmt::format("  case {0}: kite_code_{0}(c, rec, f); return;\n", b.code));
   }
+  // A kept frame of a sequential form goes on (print_fast.cpp).
+  if (plan_.keeps()) {
+    std::string zeros;
+    for (int i = 0; i < plan_.fast_arity; ++i) zeros += ", 0L";
+    blocks << "#if KITE_KEEP\n  case KITE_CODE_KEPT: {\n    int done = 0;\n"
+           << fmt::format("    const long r = kite_fast(c, -1 - rec{}, 0L, &done);\n", zeros)
+           << "    if (done == 2 && r != KITE_NONE) kite_ready_at(c, (int)r, (int)(r >> 32), -1);\n"
+           << "    return;\n  }\n#endif\n";
+  }
   // A code of another part waits for its part's launch (parts.cl).
   if (plan_.split())
     blocks << "#if KITE_SPLIT\n  default: kite_block_foreign(c, rec, code); return;\n#endif\n";

@@ -133,6 +133,10 @@ class Printer {
   void fast_new(const Stmt &st, std::ostream &s, int ind);
   void fast_loop(const Stmt &st, std::ostream &s, int ind);
   std::string fast_element(const Expr &index);
+  void kept_tail(std::ostream &s);
+  void kept_spawn(const TaskDecl &callee, const std::vector<std::string> &args,
+                  const std::string &link, const std::string &site_, bool ready, std::ostream &s,
+                  int ind);
 
   // print_maps.cpp
   void emit_map(const cps::Op &op, std::ostream &s, int ind);
@@ -186,7 +190,9 @@ class Printer {
   const Stmt *skip_writes_of_ = nullptr;       // a scan whose element writes are left out
   std::map<const VarDecl *, std::string> at_;  // a loop variable's value in a bounds proof;
                                                // a variable's slot in a sequential form
-  int fast_resume_ = 0;  // resume points so far in the sequential form being printed
+  int fast_resume_ = 0;          // resume points so far in the sequential form being printed
+  std::vector<int> fast_calls_;  // by task: its form's resume points
+  std::map<const Stmt *, long> fast_place_;  // a form's call: where its caller goes on
   // In a sequential form: the local arrays it keeps on its stack (and the
   // collections of loops over them), each as the C expression of its place
   // there; and the elements of loops over them, as lvalues of raw bits.

@@ -150,6 +150,21 @@
 #define KITE_IN_PART(k) (KITE_PART < 0 || KITE_PART == (k))
 /* The code of a parked entry whose record's task finished (parts.cl). */
 #define KITE_CODE_FINISH 0x7ffffff0
+/* Kept forms (fast.cl): a sequential form that stops keeps its frames as
+ * records, where kitec keeps some task's (KITE_HAS_KEEP) and the program is
+ * not in parts, while forms run at all, on narrow workers (a wide one's
+ * forms stop whenever any worker is idle, and keeping them all took fib(40)
+ * on an H100 from 25 to 37 ms), or under --fast-calls stop (tests). */
+#ifndef KITE_HAS_KEEP
+#define KITE_HAS_KEEP 0
+#endif
+#ifndef KITE_KEPT_SLOTS
+#define KITE_KEPT_SLOTS 0
+#endif
+#define KITE_KEEP \
+  (KITE_HAS_KEEP && !KITE_SPLIT && !KITE_STACKS && (KITE_WIDE ? KITE_FAST == 3 : KITE_FAST != 0))
+/* The code of a kept frame's record: kite_fast goes on from its frame. */
+#define KITE_CODE_KEPT 0x7fffffef
 /* Workers count themselves idle in ctl[KITE_CTL_IDLE] for the forms' rule
  * (wide ones only where they run forms) and the parts' turns. */
 #define KITE_COUNT_IDLE ((KITE_WIDE ? KITE_WIDE_FORMS : KITE_HAS_FAST) || KITE_SPLIT)

@@ -32,9 +32,23 @@
  * The workers count themselves idle (ctl[IDLE]) only where some worker may
  * run a form (KITE_HAS_FAST, config.cl).
  *
+ * Kept forms (KITE_KEEP). Where kitec keeps a task's frames (a task that
+ * makes no array of its own, whose frame fits a record), a form that stops
+ * loses nothing: each frame on its stack goes into a record (print_fast.cpp,
+ * kept_tail), the call the top frame was making becomes a task, and so do
+ * the later calls of each frame that do not need what the call it waits
+ * for returns (fib's second call while it makes its first): thieves take
+ * the oldest, the largest. A record goes on as a task (KITE_CODE_KEPT)
+ * when every call it waits for has returned, running kite_fast from its
+ * frame; a kept frame's return goes on, in that run, from the frame below
+ * when it was the last that one waited for. A stop where some frame is not
+ * kept (it made an array on the stack) loses the form's work as above.
+ *
  * kite-run --fast-calls (KITE_FAST): 0, never: every call is a task; 1, the
  * rule (the default); 2, always, for tests: every call of a task that has
- * a sequential form runs it, unless its stack is full. */
+ * a sequential form runs it, unless its stack is full; 3, stop, for tests:
+ * as always, and every form stops at every fourth call (where frames are
+ * kept, each stop keeps them). */
 #ifndef KITE_FAST
 #define KITE_FAST 1
 #endif
@@ -60,7 +74,9 @@
  * started while the worker holds half a round's entries instead of two
  * rounds'; 30 ms when the first look always stops it). */
 #ifndef KITE_FAST_CHECK
-#if KITE_WIDE
+#if KITE_FAST == 3
+#define KITE_FAST_CHECK 3
+#elif KITE_WIDE
 #define KITE_FAST_CHECK 255
 #else
 #define KITE_FAST_CHECK 1023
@@ -93,7 +109,7 @@ int kite_fast_now(kite_ctx *c, int reads) {
     c->fast_skip -= 1;
     return 0;
   }
-  if (KITE_FAST == 2 || c->num_workers == 1) return 1;
+  if (KITE_FAST >= 2 || c->num_workers == 1) return 1;
 #if KITE_WIDE_FORMS
   return c->w->fast_ok;
 #elif KITE_WIDE
@@ -111,6 +127,19 @@ long kite_fast_full(kite_ctx *c) {
   return 0L;
 }
 
+/* A kept frame's record (print_fast.cpp, kept_tail): its link, its
+ * counter (the calls it waits for), the mask of its calls started ahead
+ * whose results it has not yet used, the result of the call it was making
+ * (slot 0), the results of calls started ahead (slot 1 + index), then the
+ * frame. A call that returns to it signals node KITE_NODE_KEPT, which no
+ * node of the program is, with its slot above KITE_NODE_SHIFT. */
+#define KITE_KEPT_COUNTER 1
+#define KITE_KEPT_MASK 2
+#define KITE_KEPT_RESULT 3
+#define KITE_KEPT_FRAME (4 + KITE_KEPT_SLOTS)
+#define KITE_NODE_KEPT ((1 << KITE_NODE_SHIFT) - 1)
+#define KITE_KEPT_LINK(x, slot) KITE_LINK(x, KITE_NODE_KEPT | ((slot) << KITE_NODE_SHIFT))
+
 /* The place on a sequential form's stack of element i of the local array
  * at `base`, of length n (print_fast.cpp's fast_new): checked, as
  * kite_elem checks the heap's; a bad index is reported, and the place is
@@ -127,6 +156,8 @@ int kite_fast_stop(kite_ctx *c) {
   if (c->ctl[KITE_CTL_DONE] | c->ctl[KITE_CTL_STOP]) return 1;
 #if KITE_FAST == 2
   return 0;
+#elif KITE_FAST == 3
+  return 1;
 #else
 #if KITE_WIDE
   return c->ctl[KITE_CTL_IDLE] > 0;

@@ -15,6 +15,20 @@ int kite_sub(volatile __global int *p, int n) {
 #endif
 }
 
+#if KITE_HAS_KEEP
+/* Slot `slot` of kept record x (a kept form's frame, fast.cl) gets its
+ * result: 1 where it was the last the record waited for (the caller goes
+ * on from its frame), else 0. */
+int kite_kept_signal(kite_ctx *c, int x, int slot, long bits) {
+  kite_rec f = KITE_REC(c, x);
+  f[KITE_KEPT_RESULT + slot] = bits;
+  KITE_FENCE(); /* the result, before the count that may let another lane read it */
+  if (kite_sub(KITE_COUNTER(f, KITE_KEPT_COUNTER), 1) != 1) return 0;
+  KITE_FENCE(); /* every result, before they are read */
+  return 1;
+}
+#endif
+
 /* One event fewer on counter p; returns the count before. `own`: no other
  * lane can reach p's record now (its task's entry block has made nothing of
  * it runnable elsewhere yet), so a plain decrement does; else kite_sub's. */
@@ -63,6 +77,14 @@ KITE_OUT_OF_LINE void kite_finish_at(kite_ctx *c, int rec, int own, int known, l
       atomic_xchg(&c->ctl[KITE_CTL_DONE], 1);
       return;
     }
+#if KITE_KEEP
+    if ((node & ((1 << KITE_NODE_SHIFT) - 1)) == KITE_NODE_KEPT) {
+      /* A kept form's record: the last of its calls queues it. */
+      if (kite_kept_signal(c, parent, node >> KITE_NODE_SHIFT, bits))
+        kite_ready(c, parent, KITE_CODE_KEPT);
+      return;
+    }
+#endif
     own = KITE_OWN(c, parent); /* the parent's counters are shared, unless private */
     rec = kite_signal(c, parent, node, bits, -1, &own);
     if (rec < 0) return;

@@ -185,7 +185,10 @@ WorkerShape choose_worker_shape(const CommandLine &o, const Device &device, uint
   w.map_kernels_min =
       static_cast<uint32_t>(o.map_kernel_min.value_or(device.is_cpu() ? 0 : kMapKernelsMin));
   w.map_width = static_cast<uint32_t>(o.map_kernel_width.value_or(kMapKernelWidth));
-  w.fast = o.fast_calls == "never" ? 0 : o.fast_calls == "always" ? 2 : 1;
+  w.fast = o.fast_calls == "never"    ? 0
+           : o.fast_calls == "always" ? 2
+           : o.fast_calls == "stop"   ? 3
+                                      : 1;
   check_blocks_per_round("--lane-blocks", o.lane_blocks, w.lanes);
   check_blocks_per_round("--hand-blocks", o.hand_blocks, w.lanes);
   if (w.lanes == 1) {
@@ -284,6 +287,7 @@ void print_stats(const Report &r) {
   fmt::print(stderr, "kite-run: stats: continuations run     {}\n", sum(KITE_STAT_CONTS));
   fmt::print(stderr, "kite-run: stats: calls answered inline {}\n", sum(KITE_STAT_ANSWERED));
   fmt::print(stderr, "kite-run: stats: calls run in place    {}\n", sum(KITE_STAT_FAST));
+  fmt::print(stderr, "kite-run: stats: forms stopped, kept   {}\n", sum(KITE_STAT_KEPT));
   fmt::print(stderr, "kite-run: stats: steals                {} of {} attempts\n",
              sum(KITE_STAT_STEALS), sum(KITE_STAT_STEAL_TRIES));
 

@@ -179,9 +179,10 @@ std::vector<OptionSpec> make_specs() {
       {"--fast-calls", "WHEN", "auto",
        "When a call of a task that has a sequential form runs that form where it stands "
        "instead of becoming a task: auto (while its worker has work to spare for the others), "
-       "never, or always (for tests)",
+       "never, always (for tests), or stop (for tests: always, and every form stops at every "
+       "fourth call)",
        true, kIgnored, &C::fast_calls,
-       takes(CLI::IsMember({"auto", "never", "always"}), "auto, never or always")},
+       takes(CLI::IsMember({"auto", "never", "always", "stop"}), "auto, never, always or stop")},
       {"--record-align", "BYTES", "the device's cache line on a GPU, 8 on a CPU",
        "Records in the pool start on multiples of this many bytes, a power of two from 8 to 4096",
        true, kIgnored, &C::record_align, power_of_two(8, 4096, "a power of two from 8 to 4096")},

@@ -33,7 +33,7 @@ struct CommandLine {
   std::optional<uint64_t> local_queue;
   std::optional<uint64_t> lane_blocks;
   std::optional<uint64_t> hand_blocks;
-  std::string fast_calls;  // auto, never or always; "": auto
+  std::string fast_calls;  // auto, never, always or stop; "": auto
   std::optional<uint64_t> record_align;
   std::optional<uint64_t> max_registers;
   std::optional<uint64_t> map_kernel_min;
