@@ -81,7 +81,8 @@ Artifact emit_opencl(const cps::Program &program, const std::string &source_path
   const plan::Plan plan = plan::make(program, options);
   print::Printer e(program, plan, a, options);
   std::string generated = e.run();
-  a.record_words = std::max(program.record_words, plan.kept_words);
+  a.record_words = program.record_words;
+  a.kept_words = plan.kept_words;
   int node_shift = 1;
   while ((size_t(1) << node_shift) <= program.nodes.size()) ++node_shift;
   // The counts the artifact's header repeats: kite-run checks that they agree.
@@ -91,11 +92,12 @@ Artifact emit_opencl(const cps::Program &program, const std::string &source_path
                  "#define KITE_MAIN_PARAM_COUNT {}\n#define KITE_LOOP_CHECKS {}\n"
                  "#define KITE_LARGE {}\n#define KITE_HAS_FAST {}\n"
                  "#define KITE_PARTS {}\n#define KITE_MAIN_PART {}\n"
-                 "#define KITE_HAS_KEEP {}\n#define KITE_KEPT_SLOTS {}\n",
+                 "#define KITE_HAS_KEEP {}\n#define KITE_KEPT_SLOTS {}\n"
+                 "#define KITE_KEPT_WORDS {}\n",
                  a.record_words, node_shift, a.strings.size(), a.sites.size(), a.params.size(),
                  e.loop_checks() ? 1 : 0, e.large() ? 1 : 0,
                  plan.has_fast() ? (plan.fast_computes ? 2 : 1) : 0, plan.parts.count,
-                 plan.parts.main_part, plan.keeps() ? 1 : 0, plan.kept_slots) +
+                 plan.parts.main_part, plan.keeps() ? 1 : 0, plan.kept_slots, plan.kept_words) +
              kRuntimeSource + "\n" + generated;
   return a;
 }

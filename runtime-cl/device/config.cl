@@ -152,17 +152,16 @@
 #define KITE_CODE_FINISH 0x7ffffff0
 /* Kept forms (fast.cl): a sequential form that stops keeps its frames as
  * records, where kitec keeps some task's (KITE_HAS_KEEP) and the program is
- * not in parts, while forms run at all, on narrow workers (a wide one's
- * forms stop whenever any worker is idle, and keeping them all took fib(40)
- * on an H100 from 25 to 37 ms), or under --fast-calls stop (tests). */
+ * not in parts, under --fast-calls stop only, for now: measured slower
+ * than losing the form's work under the rule (docs/design.md, "Kept
+ * forms"). */
 #ifndef KITE_HAS_KEEP
 #define KITE_HAS_KEEP 0
 #endif
 #ifndef KITE_KEPT_SLOTS
 #define KITE_KEPT_SLOTS 0
 #endif
-#define KITE_KEEP \
-  (KITE_HAS_KEEP && !KITE_SPLIT && !KITE_STACKS && (KITE_WIDE ? KITE_FAST == 3 : KITE_FAST != 0))
+#define KITE_KEEP (KITE_HAS_KEEP && !KITE_SPLIT && !KITE_STACKS && KITE_FAST == 3)
 /* The code of a kept frame's record: kite_fast goes on from its frame. */
 #define KITE_CODE_KEPT 0x7fffffef
 /* Workers count themselves idle in ctl[KITE_CTL_IDLE] for the forms' rule

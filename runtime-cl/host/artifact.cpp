@@ -78,6 +78,10 @@ class Parser {
         if (a.record_words != 0) fail("a second 'record-words' line");
         a.record_words = number(word(line), "record-words", 1, kMaxRecordWords);
         if (!line.empty()) fail("expected 'record-words <count>'");
+      } else if (key == "kept-words") {
+        if (a.kept_words != 0) fail("a second 'kept-words' line");
+        a.kept_words = number(word(line), "kept-words", 1, kMaxRecordWords);
+        if (!line.empty()) fail("expected 'kept-words <count>'");
       } else if (key == "opencl") {
         long bytes = number(word(line), "opencl byte count", 0, 1 << 30);
         if (!line.empty()) fail("expected 'opencl <byte count>'");
@@ -291,6 +295,8 @@ void check_against_kernel(const Artifact &a) {
     }
   };
   agree(a.record_words, fmt::format("record-words {}", a.record_words), "KITE_RECORD_WORDS");
+  if (a.kept_words != 0)
+    agree(a.kept_words, fmt::format("kept-words {}", a.kept_words), "KITE_KEPT_WORDS");
   agree(a.strings.size(), fmt::format("{} string lines", a.strings.size()), "KITE_STRING_COUNT");
   agree(a.sites.size(), fmt::format("{} site lines", a.sites.size()), "KITE_SITE_COUNT");
   agree(a.params.size(), fmt::format("{} param lines", a.params.size()), "KITE_MAIN_PARAM_COUNT");
@@ -339,6 +345,7 @@ void write_artifact(const Artifact &a, std::ostream &file, const std::string &in
   for (const Param &p : a.params) out << "param " << p.name << " " << p.type << "\n";
   out << "result " << a.result << "\n";
   out << "record-words " << a.record_words << "\n";
+  if (a.kept_words != 0) out << "kept-words " << a.kept_words << "\n";
   // Quoted with C escapes, as Kite spells string literals (Parser::unescape
   // reads them back).
   for (size_t i = 0; i < a.strings.size(); ++i)

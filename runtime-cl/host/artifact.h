@@ -31,6 +31,7 @@ struct Artifact {
   std::vector<std::string> strings;  // string literals (unescaped) by index
   std::vector<Site> sites;           // run-time error sites by index
   int record_words = 0;              // longs per task record
+  int kept_words = 0;                // longs of a kept form's record, at most (0: none)
   std::string opencl;                // the OpenCL C program
 };
 

@@ -532,8 +532,12 @@ int run(const CommandLine &o) {
   // The notice of a kernel build goes to a terminal only, where someone
   // waits for it; logs and tests see the same stderr on every run.
   const bool notice = isatty(STDERR_FILENO) != 0;
-  const WorkerShape worker_shape =
-      choose_worker_shape(o, device, static_cast<uint32_t>(artifact.record_words));
+  const WorkerShape worker_shape = choose_worker_shape(
+      o, device,
+      // a kept form's record (--fast-calls stop) may be larger
+      static_cast<uint32_t>(o.fast_calls == "stop"
+                                ? std::max(artifact.record_words, artifact.kept_words)
+                                : artifact.record_words));
   // A program in parts (runtime-cl/device/parts.cl) is built part by part,
   // but whole with lane stacks, whose private records must not wait for
   // another part's launch.

@@ -137,9 +137,10 @@ class Runner:
         return out
 
     def wide_flags(self):
-        """kite-run's options for the wide side: the GPU's scheduler, and
-        with --map-kernel-min its loops as kernels of their own."""
-        flags = ['--lanes', str(self.a.lanes)]
+        """kite-run's options for the wide side: the GPU's scheduler, every
+        form stopping at every fourth call and keeping its frames (kept
+        forms), and with --map-kernel-min its loops as kernels of their own."""
+        flags = ['--lanes', str(self.a.lanes), '--fast-calls', 'stop']
         if self.a.map_kernel_min:
             flags += ['--map-kernel-min', str(self.a.map_kernel_min)]
         return flags
