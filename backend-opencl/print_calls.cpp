@@ -200,12 +200,16 @@ void Printer::emit_fast_call(const cps::Op &op, const std::vector<std::string> &
   answered(op, "r", s, ind + 2);
   if (plan_.keeps()) {
     // The form stopped and kept its frames (print_fast.cpp): the bottom
-    // one's record answers this call, as the call's task would.
+    // one's record answers this call, as the call's task would. Only where
+    // forms keep (KITE_KEEP): elsewhere the branch is left out of the
+    // kernel (tree sum 22 on an H100: 14.0 ms with it, 13.3 without).
+    s << "#if KITE_KEEP\n";
     line(s, ind, "} else if (done == 2) {");
     line(s, ind + 2, "c->n_kept += 1;");
     share_record(op, s, ind + 2);
     if (info.direct) line(s, ind + 2, "spawned += 1;");
     line(s, ind + 2, "if (r != KITE_NONE) kite_ready_at(c, (int)r, (int)(r >> 32), -1);");
+    s << "#endif\n";
   }
   line(s, ind, "} else {");
   share_record(op, s, ind + 2);

@@ -100,7 +100,9 @@ typedef struct {
   long n_tasks, n_conts, n_answered, n_steal_tries, n_steals, n_chunk_ops;
 #if KITE_HAS_FAST
   long n_fast;   /* calls that ran their callee's sequential form */
-  long n_kept;   /* forms that stopped and kept their frames (fast.cl) */
+#if KITE_HAS_KEEP
+  long n_kept; /* forms that stopped and kept their frames (fast.cl) */
+#endif
   int fast_skip; /* calls that become tasks before the next sequential form (fast.cl) */
 #endif
   /* Tracing (kite-run --trace): the span being run, and where spans go. */

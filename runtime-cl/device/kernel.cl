@@ -42,7 +42,9 @@ __kernel void kite_uber(__global long *pool, __global long *deques, __global uin
 #if KITE_HAS_FAST
   c->fast_skip = 0;
   c->n_fast = 0;
+#if KITE_KEEP
   c->n_kept = 0;
+#endif
 #endif
   c->n_tasks = c->n_conts = c->n_answered = c->n_steal_tries = c->n_steals = c->n_chunk_ops = 0;
   c->trace_cap = params[KITE_PARAM_TRACE_CAP];
@@ -85,7 +87,9 @@ __kernel void kite_uber(__global long *pool, __global long *deques, __global uin
   atom_add(&st[KITE_STAT_ANSWERED], c->n_answered);
 #if KITE_HAS_FAST
   atom_add(&st[KITE_STAT_FAST], c->n_fast);
+#if KITE_KEEP
   atom_add(&st[KITE_STAT_KEPT], c->n_kept);
+#endif
 #endif
   atom_add(&st[KITE_STAT_CHUNK_OPS], c->n_chunk_ops);
 #if KITE_STACKS
@@ -101,7 +105,9 @@ __kernel void kite_uber(__global long *pool, __global long *deques, __global uin
   st[KITE_STAT_ANSWERED] += c->n_answered;
 #if KITE_HAS_FAST
   st[KITE_STAT_FAST] += c->n_fast;
+#if KITE_KEEP
   st[KITE_STAT_KEPT] += c->n_kept;
+#endif
 #endif
 #endif
   st[KITE_STAT_STEAL_TRIES] += c->n_steal_tries;
