@@ -208,7 +208,7 @@ void Printer::emit_fast_call(const cps::Op &op, const std::vector<std::string> &
     line(s, ind + 2, "c->n_kept += 1;");
     share_record(op, s, ind + 2);
     if (info.direct) line(s, ind + 2, "spawned += 1;");
-    line(s, ind + 2, "if (r != KITE_NONE) kite_ready_at(c, (int)r, (int)(r >> 32), -1);");
+    line(s, ind + 2, "if (r != KITE_NONE) kite_kept_go(c, r);");
     s << "#endif\n";
   }
   line(s, ind, "} else {");

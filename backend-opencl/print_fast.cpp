@@ -70,6 +70,9 @@ void Printer::emit_fast(std::ostream &out) {
     // arguments), and whether for a full stack; `held`: the record of the
     // bottom frame when it goes on from a kept frame.
     s << "  int held = -1, pt = -1, psite = -1, full = 0;\n";
+    // Whether some frame may have a record of calls started ahead: the
+    // checks for one cost a register's test until a stop starts some.
+    s << "  int kept = 0;\n";
     s << "  (void)link;\n";
     if (plan_.fast_arity > 0) {
       s << "  long ";
@@ -84,7 +87,7 @@ void Printer::emit_fast(std::ostream &out) {
     std::ostringstream e;
     e << fmt::format("  case {}: /* {} */\n", t, task.decl->name);
     e << fmt::format("    if ({} > KITE_FAST_WORDS) return 0L;\n", frame_size(task));
-    e << fmt::format("    s[0] = {}L; s[1] = -1;", place(t, 0));
+    e << fmt::format("    s[0] = {}L; s[1] = 0xffffffffL;", place(t, 0));
     for (size_t i = 0; i < task.decl->param_vars.size(); ++i)
       e << fmt::format(" s[{}] = a{};", 2 + task.decl->param_vars[i]->id, i);
     e << fmt::format(" sp = {};\n    break;\n", frame_size(task));
@@ -130,6 +133,7 @@ void Printer::emit_fast(std::ostream &out) {
   s << "  }\n  return 0L;\n";
   if (keeps) kept_tail(s);
   s << "}\n\n";
+  if (keeps) kept_helpers(out);
   out << s.str();
 }
 
@@ -137,93 +141,64 @@ void Printer::fast_stmts(const StmtList &list, std::ostream &s, int ind) {
   for (const anf::StmtPtr &st : list) fast_stmt(*st, s, ind);
 }
 
-// kite_fast's end where forms are kept (plan::KeptForm): a stop keeps what
-// the form did. Every frame on its stack goes into a record (allocated, or
-// the one it went on from): the record's link is the frame below's
-// record, or the call's (`link`); its counter waits for the call the frame
-// is making and for the later calls that a stop starts now as tasks
-// (KeptForm::ahead: the record's mask says which, and their results go to
-// its slots); and the frame's copy. The records are all written before
-// anything is queued: the calls started ahead, the oldest first, for
-// thieves, then the call the top frame was making, in hand. The last of
-// a record's calls to return queues it (KITE_CODE_KEPT, kite_kept_signal),
-// and kite_fast then goes on from its frame (kite_restore): a return from
-// it hands the result to its link (kite_up), and goes on from the frame
-// below when that was the last it waited for.
+// Kept forms (plan::KeptForm): a stop keeps what the form did.
+//
+// A stop (kite_fast_stop, every KITE_FAST_CHECK + 1 calls) starts calls
+// ahead (kite_kept_promote): the oldest frame that has calls it may start
+// (plan::KeptForm::ahead), and every frame below it kept, gets a record (a
+// counter, a mask of the calls started, their results) and starts them as
+// tasks, which thieves take first; the form goes on. The record's counter
+// holds one more than the calls under way: the frame's own, which it gives
+// up where it reaches a call it started: with only its own left, the
+// result is there; else the form suspends (kite_suspend). A suspended
+// form, or one whose stack is full (kite_stop), keeps every frame in a
+// record (kite_keep): its link (the frame below's record, or the call's
+// `link`), its counter, which now counts the call the frame is making, its
+// calls started ahead, and the frame. Every record is written before
+// anything that signals one is queued; the call the top frame was making,
+// or the top frame's own count, goes back to kite_fast's caller, which
+// queues or gives it up once it has counted the call as made (a block's
+// `own` ends first; kite_kept_go). The last call to return to a kept
+// record queues it (KITE_CODE_KEPT, kite_kept_signal), and kite_fast goes
+// on from its frame at the bottom of a new stack (kite_restore); a kept
+// frame that returns hands its result to its link (kite_up), and goes on
+// from the frame below where that was the last it waited for.
 void Printer::kept_tail(std::ostream &s) {
-  auto words_of = [&](size_t t) { return plan_.kept[t].frame_words; };
-  // The places a kept frame may wait at: by place, its task.
-  std::vector<std::pair<long, size_t>> places;
-  for (size_t t = 0; t < p_.tasks.size(); ++t)
-    if (plan_.kept[t].kept)
-      for (int k = 1; k <= fast_calls_[t]; ++k) places.push_back({place(t, k), t});
-  // kite_stop: keep, or (where some frame is not kept) lose what it did.
   s << "kite_stop:\n";
   s << "  if (!KITE_KEEP || (c->ctl[KITE_CTL_DONE] | c->ctl[KITE_CTL_STOP])) goto kite_drop;\n";
-  s << "  for (int f = fp; f >= 0; f = (int)s[f + 1]) {\n    switch (((int)s[f]) >> 16) {\n";
-  for (size_t t = 0; t < p_.tasks.size(); ++t)
-    if (plan_.kept[t].kept)
-      s << in_parts(plan_.parts.fast_parts[t], fmt::format("    case {}:", t));
-  s << "\n      break;\n    default:\n      goto kite_drop;\n    }\n  }\n";
-  s << "  {\n    int f = fp, above = -1, upper = -1;\n    for (;;) {\n";
-  s << "      const int below = (int)s[f + 1];\n";
-  s << "      const int x = below < 0 && held >= 0 ? held : kite_alloc(c, psite);\n";
+  s << "  for (int f = fp; f >= 0; f = (int)s[f + 1])\n"
+       "    if (kite_kept_words(((int)s[f]) >> 16) == 0) goto kite_drop;\n";
+  s << "  goto kite_keep;\n";
+  s << "kite_suspend:\n  pt = -1;\n";
+  s << "kite_keep: {\n    int f = fp, above = -1, upper = -1;\n    for (;;) {\n";
+  s << "      const int below = (int)s[f + 1], pw = (int)(s[f + 1] >> 32);\n";
+  s << "      const int x = pw ? pw - 1 : kite_alloc(c, psite);\n";
   s << "      if (x < 0) {\n        *done = 2;\n        return KITE_NONE;\n      }\n";
   s << "      kite_rec X = KITE_REC(c, x);\n";
-  s << "      const long mask = x == held ? X[KITE_KEPT_MASK] : 0L;\n";
-  s << "      long ahead = 0L;\n      int words = 0;\n      switch ((int)s[f]) {\n";
-  for (const auto &[pl, t] : places) {
-    long bits = 0;
-    for (const auto &[call, list] : plan_.kept[t].ahead)
-      if (fast_place_.count(call) && fast_place_.at(call) == pl)
-        for (const Stmt *later : list) bits |= 1L << plan_.kept[t].index.at(later);
-    s << in_parts(
-        plan_.parts.fast_parts[t],
-        fmt::format("      case {}: words = {}; ahead = {}L; break;\n", pl, words_of(t), bits));
-  }
-  s << "      }\n      ahead &= ~mask;\n";
-  s << "      *KITE_COUNTER(X, KITE_KEPT_COUNTER) = 1 + popcount(ahead);\n";
+  s << "      const long mask = pw ? X[KITE_KEPT_MASK] : 0L;\n";
+  s << "      const long ahead = kite_kept_ahead((int)s[f]) & ~mask;\n";
+  s << "      const int words = kite_kept_words(((int)s[f]) >> 16);\n";
+  s << "      /* A frame's own count becomes the count of the call it makes. */\n";
+  s << "      if (!pw)\n        *KITE_COUNTER(X, KITE_KEPT_COUNTER) = 1 + (int)popcount(ahead);\n"
+       "      else if (ahead)\n"
+       "        atomic_add(KITE_COUNTER(X, KITE_KEPT_COUNTER), (int)popcount(ahead));\n";
   s << "      X[KITE_KEPT_MASK] = mask | ahead;\n";
   s << "      X[KITE_KEPT_RESULT] = ahead; /* until the call it waits for returns */\n";
   s << "      for (int i = 0; i < words; ++i) X[KITE_KEPT_FRAME + i] = s[f + i];\n";
   s << "      if (below < 0 && x != held) X[0] = link;\n";
   s << "      if (upper >= 0) KITE_REC(c, upper)[0] = KITE_KEPT_LINK(x, 0);\n";
-  s << "      s[f] = (long)(uint)s[f] | ((long)x << 32);\n";
+  s << "      s[f] = (long)(uint)(int)s[f] | ((long)x << 32);\n";
   s << "      s[f + 1] = (long)(uint)below | ((long)(above + 1) << 32);\n";
   s << "      if (below < 0) break;\n      above = f;\n      upper = x;\n      f = below;\n";
   s << "    }\n    KITE_FENCE(); /* every record, before any call that signals one */\n";
   s << "    for (;;) {\n      const int x = (int)(s[f] >> 32);\n";
   s << "      const long ahead = KITE_REC(c, x)[KITE_KEPT_RESULT];\n";
-  s << "      switch ((int)s[f]) {\n";
-  for (const auto &[pl, t] : places) {
-    const anf::Task &task = *p_.tasks[t].source;
-    std::ostringstream e;
-    std::map<const VarDecl *, std::string> saved = at_;
-    for (const VarDecl *v : task.vars)
-      at_[v] = from_bits(v->type, fmt::format("s[f + {}]", 2 + v->id));
-    task_ = int(t);
-    bool any = false;
-    for (const auto &[call, list] : plan_.kept[t].ahead) {
-      if (!fast_place_.count(call) || fast_place_.at(call) != pl) continue;
-      for (const Stmt *later : list) {
-        const int i = plan_.kept[t].index.at(later);
-        if (!any) e << fmt::format("      case {}:\n", pl);
-        any = true;
-        e << fmt::format("        if (ahead & {}L) {{ /* {} */\n", 1L << i, anf::to_kite(*later));
-        std::vector<std::string> args;
-        const Expr &callx = *later->expr;
-        for (size_t a = 1; a < callx.children.size(); ++a) args.push_back(expr(*callx.children[a]));
-        kept_spawn(*callx.children[0]->task, args, fmt::format("KITE_KEPT_LINK(x, {})", i + 1),
-                   std::to_string(site(callx.loc)), false, e, 10);
-        e << "        }\n";
-      }
-    }
-    at_ = saved;
-    if (any) s << in_parts(plan_.parts.fast_parts[t], e.str() + "        break;\n");
-  }
-  s << "      }\n      if ((int)(s[f + 1] >> 32) == 0) break;\n";
+  s << "      if (ahead) kite_kept_start(c, s, f, x, ahead);\n";
+  s << "      if ((int)(s[f + 1] >> 32) == 0) break;\n";
   s << "      f = (int)(s[f + 1] >> 32) - 1;\n    }\n";
-  s << "    const int x = (int)(s[fp] >> 32);\n    switch (pt) {\n";
+  s << "    const int x = (int)(s[fp] >> 32);\n";
+  s << "    *done = 2;\n    if (pt < 0) return KITE_ENTRY(KITE_CODE_KEPT_RELEASE, x);\n";
+  s << "    switch (pt) {\n";
   for (size_t t = 0; t < p_.tasks.size(); ++t) {
     if (!p_.tasks[t].fast) continue;
     const TaskDecl &callee = *p_.tasks[t].source->decl;
@@ -234,22 +209,21 @@ void Printer::kept_tail(std::ostream &s) {
     e << fmt::format("    case {}:\n", t);
     kept_spawn(callee, args, "KITE_KEPT_LINK(x, 0)", "psite", true, e, 6);
     e << "      break;\n";
-    s << in_parts(plan_.parts.fast_parts[t], e.str());
+    s << e.str();
   }
-  s << "    }\n    *done = 2;\n    return KITE_NONE;\n  }\n";
+  s << "    }\n    return KITE_NONE;\n  }\n";
   // A stop where some frame is not kept: the call becomes a task.
   s << "kite_drop:\n  if (held >= 0) {\n    *done = 2; /* the run is stopping */\n"
-       "    return 0L;\n  }\n  return full ? kite_fast_full(c) : 0L;\n";
-  // Goes on from a kept frame, at the bottom of the stack.
-  s << "kite_restore: {\n  kite_rec X = KITE_REC(c, held);\n  int words = 0;\n"
-       "  switch (((int)X[KITE_KEPT_FRAME]) >> 16) {\n";
-  for (size_t t = 0; t < p_.tasks.size(); ++t)
-    if (plan_.kept[t].kept)
-      s << in_parts(plan_.parts.fast_parts[t],
-                    fmt::format("  case {}: words = {}; break;\n", t, words_of(t)));
-  s << "  }\n  for (int i = 0; i < words; ++i) s[i] = X[KITE_KEPT_FRAME + i];\n";
-  s << "  fp = 0;\n  sp = words;\n  s[1] = -1;\n  rv = X[KITE_KEPT_RESULT];\n  goto "
-       "kite_next;\n}\n";
+       "    return KITE_NONE;\n  }\n  return full ? kite_fast_full(c) : 0L;\n";
+  // Goes on from a kept frame, at the bottom of the stack: its own count
+  // is back.
+  s << "kite_restore: {\n  kite_rec X = KITE_REC(c, held);\n"
+       "  const int words = kite_kept_words(((int)X[KITE_KEPT_FRAME]) >> 16);\n"
+       "  for (int i = 0; i < words; ++i) s[i] = X[KITE_KEPT_FRAME + i];\n"
+       "  fp = 0;\n  sp = words;\n  s[1] = (long)(uint)-1 | ((long)(held + 1) << 32);\n"
+       "  kept = 1;\n"
+       "  *KITE_COUNTER(X, KITE_KEPT_COUNTER) = 1;\n  rv = X[KITE_KEPT_RESULT];\n"
+       "  goto kite_next;\n}\n";
   // The bottom frame, a kept one, returned rv.
   s << "kite_up: {\n  const long up = KITE_REC(c, held)[0];\n"
        "  const int node = KITE_LINK_NODE(up);\n"
@@ -258,6 +232,91 @@ void Printer::kept_tail(std::ostream &s) {
        "  kite_free(c, held);\n  held = KITE_LINK_PARENT(up);\n"
        "  if (!kite_kept_signal(c, held, node >> KITE_NODE_SHIFT, rv)) {\n"
        "    *done = 2;\n    return KITE_NONE;\n  }\n  goto kite_restore;\n}\n";
+}
+
+// The functions kite_fast's kept forms call (kept_tail): by place, the
+// calls a frame waiting there may start ahead; by task, its kept frame's
+// longs (0: not kept); the calls started; a stop's choice of frame.
+void Printer::kept_helpers(std::ostream &out) {
+  std::ostringstream s;
+  s << "/* Kept forms (print_fast.cpp): the calls a frame waiting at `place` may\n"
+       " * start ahead, as bits of its record's mask. */\n";
+  s << "long kite_kept_ahead(int place) {\n  switch (place) {\n";
+  for (size_t t = 0; t < p_.tasks.size(); ++t) {
+    const plan::KeptForm &k = plan_.kept[t];
+    if (!k.kept) continue;
+    for (const auto &[call, list] : k.ahead) {
+      long bits = 0;
+      for (const Stmt *later : list) bits |= 1L << k.index.at(later);
+      s << fmt::format("  case {}:\n", fast_place_.at(call));
+      if (fast_join_.count(call)) s << fmt::format("  case {}:\n", fast_join_.at(call));
+      s << fmt::format("    return {}L;\n", bits);
+    }
+  }
+  s << "  }\n  return 0L;\n}\n\n";
+  s << "/* The longs of task `task`'s kept frame; 0: its frames are not kept. */\n";
+  s << "int kite_kept_words(int task) {\n  switch (task) {\n";
+  for (size_t t = 0; t < p_.tasks.size(); ++t)
+    if (plan_.kept[t].kept)
+      s << fmt::format("  case {}:\n    return {};\n", t, plan_.kept[t].frame_words);
+  s << "  }\n  return 0;\n}\n\n";
+  s << "/* The calls `bits` that the frame at s[f] may start ahead where it waits,\n"
+       " * started as tasks whose results go to record x. */\n";
+  s << "__attribute__((noinline)) void kite_kept_start(kite_ctx *c, long *s, int f, int x, "
+       "long bits) {\n";
+  s << "  switch ((int)s[f]) {\n";
+  for (size_t t = 0; t < p_.tasks.size(); ++t) {
+    const plan::KeptForm &k = plan_.kept[t];
+    if (!k.kept) continue;
+    const anf::Task &task = *p_.tasks[t].source;
+    std::map<const VarDecl *, std::string> saved = at_;
+    for (const VarDecl *v : task.vars)
+      at_[v] = from_bits(v->type, fmt::format("s[f + {}]", 2 + v->id));
+    task_ = int(t);
+    for (const auto &[call, list] : k.ahead) {
+      s << fmt::format("  case {}:\n", fast_place_.at(call));
+      if (fast_join_.count(call)) s << fmt::format("  case {}:\n", fast_join_.at(call));
+      for (const Stmt *later : list) {
+        const int i = k.index.at(later);
+        s << fmt::format("    if (bits & {}L) {{ /* {} */\n", 1L << i, anf::to_kite(*later));
+        std::vector<std::string> args;
+        const Expr &callx = *later->expr;
+        for (size_t a = 1; a < callx.children.size(); ++a) args.push_back(expr(*callx.children[a]));
+        kept_spawn(*callx.children[0]->task, args, fmt::format("KITE_KEPT_LINK(x, {})", i + 1),
+                   std::to_string(site(callx.loc)), false, s, 6);
+        s << "    }\n";
+      }
+      s << "    break;\n";
+    }
+    at_ = saved;
+  }
+  s << "  }\n}\n\n";
+  s << "/* A stop: the oldest frame from s[fp] down that may start calls ahead,\n"
+       " * with every frame below it kept, starts them, in a record of its own\n"
+       " * whose count holds one more, its own; the form goes on. Returns 1\n"
+       " * where it started some. */\n";
+  s << "__attribute__((noinline)) int kite_kept_promote(kite_ctx *c, long *s, int fp) {\n";
+  s << "  int best = -1;\n  long bits = 0L;\n";
+  s << "  for (int f = fp; f >= 0; f = (int)s[f + 1]) {\n";
+  s << "    if (kite_kept_words(((int)s[f]) >> 16) == 0) {\n      best = -1;\n      continue;\n"
+       "    }\n";
+  s << "    const int pw = (int)(s[f + 1] >> 32);\n";
+  s << "    const long b = kite_kept_ahead((int)s[f]) & ~(pw ? KITE_REC(c, pw - 1)[KITE_KEPT_MASK] "
+       ": 0L);\n";
+  s << "    if (b) {\n      best = f;\n      bits = b;\n    }\n  }\n";
+  s << "  if (best < 0) return 0;\n";
+  s << "  int x = (int)(s[best + 1] >> 32) - 1;\n";
+  s << "  if (x < 0) {\n    x = kite_alloc(c, -1);\n    if (x < 0) return 0;\n"
+       "    *KITE_COUNTER(KITE_REC(c, x), KITE_KEPT_COUNTER) = 1 + (int)popcount(bits);\n"
+       "    KITE_REC(c, x)[KITE_KEPT_MASK] = bits;\n"
+       "    s[best + 1] = (long)(uint)(int)s[best + 1] | ((long)(x + 1) << 32);\n"
+       "  } else {\n"
+       "    KITE_REC(c, x)[KITE_KEPT_MASK] |= bits;\n"
+       "    atomic_add(KITE_COUNTER(KITE_REC(c, x), KITE_KEPT_COUNTER), (int)popcount(bits));\n"
+       "  }\n";
+  s << "  KITE_FENCE(); /* the record, before the calls that signal it */\n";
+  s << "  kite_kept_start(c, s, best, x, bits);\n  c->n_kept += 1;\n  return 1;\n}\n\n";
+  out << s.str();
 }
 
 // A call started as a task by a stop: its record, made and queued (pushed
@@ -332,9 +391,10 @@ void Printer::fast_stmt(const Stmt &st, std::ostream &s, int ind) {
       // again as a task.
       line(s, ind, "while (" + expr(*st.expr) + ") {");
       line(s, ind + 2,
-           fmt::format("if ((++calls & KITE_FAST_CHECK) == 0 && fp > 0{} && kite_fast_stop(c)) "
-                       "return 0L;",
-                       plan_.keeps() ? " && held < 0" : ""));
+           plan_.keeps()
+               ? "if ((++calls & KITE_FAST_CHECK) == 0 && fp > 0 && kite_fast_stop(c)) { if "
+                 "(!KITE_KEEP) return 0L; kept |= kite_kept_promote(c, s, (int)s[fp + 1]); }"
+               : "if ((++calls & KITE_FAST_CHECK) == 0 && fp > 0 && kite_fast_stop(c)) return 0L;");
       fast_stmts(st.body, s, ind + 2);
       line(s, ind, "}");
       return;
@@ -448,15 +508,32 @@ void Printer::fast_call(const Stmt &st, std::ostream &s, int ind) {
   const plan::KeptForm &kept = plan_.kept[size_t(task_)];
   const auto ahead = kept.index.find(&st);
   if (ahead != kept.index.end()) {
+    // Where a suspended frame goes on: here, with its copies read again.
+    const long join = place(size_t(task_), ++fast_resume_);
+    fast_join_[&st] = join;
+    std::string reload;
+    for (const VarDecl *v : p_.tasks[size_t(task_)].source->vars)
+      reload += fmt::format(" {} = {};", form_var(v), frame_slot(v));
+    // Only where forms keep (KITE_KEEP): the place alone, never reached
+    // elsewhere, cost one PoCL worker 12% on fib(32).
+    s << "#if KITE_KEEP\n";
+    line(s, ind + 2, fmt::format("if (0) {{ case {}:;{} }}", join, reload));
     const long bit = 1L << ahead->second;
-    line(s, ind + 2,
-         fmt::format("if (held >= 0 && fp == 0 && (KITE_REC(c, held)[KITE_KEPT_MASK] & {}L)) {{",
-                     bit));
-    line(s, ind + 4, fmt::format("KITE_REC(c, held)[KITE_KEPT_MASK] &= ~{}L;", bit));
+    line(s, ind + 2, "const int pw = kept ? (int)(s[fp + 1] >> 32) : 0;");
+    line(s, ind + 2, fmt::format("if (pw && (KITE_REC(c, pw - 1)[KITE_KEPT_MASK] & {}L)) {{", bit));
+    line(s, ind + 4, "kite_rec X = KITE_REC(c, pw - 1);");
     line(s, ind + 4,
-         fmt::format("rv = KITE_REC(c, held)[KITE_KEPT_RESULT + {}];", ahead->second + 1));
-    line(s, ind + 2, "} else {");
-    ind += 2;
+         fmt::format("if (*KITE_COUNTER(X, KITE_KEPT_COUNTER) != 1) {{ s[fp] = {}L; goto "
+                     "kite_suspend; }}",
+                     join));
+    line(s, ind + 4, "KITE_FENCE(); /* its result, written before its count */");
+    line(s, ind + 4, fmt::format("X[KITE_KEPT_MASK] &= ~{}L;", bit));
+    line(s, ind + 4, fmt::format("rv = X[KITE_KEPT_RESULT + {}];", ahead->second + 1));
+    // On where the call returns, as a call that returned would: the copies
+    // are read again there, and nothing else joins the paths.
+    line(s, ind + 4, fmt::format("goto kite_r{};", here));
+    line(s, ind + 2, "}");
+    s << "#endif\n";
   }
   for (size_t i = 0; i < callee->param_vars.size(); ++i)
     line(s, ind + 2,
@@ -487,11 +564,11 @@ void Printer::fast_call(const Stmt &st, std::ostream &s, int ind) {
     in += 2;
   }
   if (plan_.keeps()) {
-    // A stop: the frames are kept (kept_tail), or the call becomes a task.
-    // A kept frame's run calls a task whose frames are not kept as a task.
+    // A full stack keeps the frames (kept_tail), or the call becomes a
+    // task; so does, where the form goes on from a kept frame, a call of a
+    // task whose frames are not kept. A stop starts calls ahead.
     line(s, in,
-         fmt::format("if ({}sp + {} > KITE_FAST_WORDS || ((++calls & KITE_FAST_CHECK) == 0 && "
-                     "kite_fast_stop(c))) {{",
+         fmt::format("if ({}sp + {} > KITE_FAST_WORDS) {{",
                      plan_.kept[size_t(callee->id)].kept ? "" : "held >= 0 || ", frame));
     std::string pend =
         fmt::format("s[fp] = {}L; pt = {}; psite = {}; full = sp + {} > KITE_FAST_WORDS;", here,
@@ -499,6 +576,11 @@ void Printer::fast_call(const Stmt &st, std::ostream &s, int ind) {
     for (size_t i = 0; i < callee->param_vars.size(); ++i) pend += fmt::format(" pa{0} = b{0};", i);
     line(s, in + 2, pend);
     line(s, in + 2, "goto kite_stop;");
+    line(s, in, "}");
+    line(s, in, "if ((++calls & KITE_FAST_CHECK) == 0 && kite_fast_stop(c)) {");
+    line(s, in + 2, "if (!KITE_KEEP) return 0L;");
+    line(s, in + 2, fmt::format("s[fp] = {}L;", here));
+    line(s, in + 2, "kept |= kite_kept_promote(c, s, fp);");
     line(s, in, "}");
   } else {
     line(s, in, fmt::format("if (sp + {} > KITE_FAST_WORDS) return kite_fast_full(c);", frame));
@@ -510,17 +592,15 @@ void Printer::fast_call(const Stmt &st, std::ostream &s, int ind) {
   line(s, in, push);
   line(s, in, fmt::format("fp = sp; sp += {};", frame));
   line(s, in, fmt::format("goto kite_task_{};", callee->id));
-  line(s, in - 2, fmt::format("case {}:;", here));
+  line(s, in - 2,
+       ahead != kept.index.end() ? fmt::format("case {0}: kite_r{0}:;", here)
+                                 : fmt::format("case {}:;", here));
   // Where the task goes on: its copies, from its frame.
   std::string reload;
   for (const VarDecl *v : p_.tasks[size_t(task_)].source->vars)
     reload += fmt::format("{}{} = {};", reload.empty() ? "" : " ", form_var(v), frame_slot(v));
   if (!reload.empty()) line(s, in, reload);
   if (leaf.any()) line(s, ind + 2, "}");
-  if (ahead != kept.index.end()) {
-    ind -= 2;
-    line(s, ind + 2, "}");
-  }
   if (st.target) line(s, ind + 2, form_set(st.target->var, "rv"));
   line(s, ind, "}");
 }
@@ -528,11 +608,19 @@ void Printer::fast_call(const Stmt &st, std::ostream &s, int ind) {
 // The task returns rv: its frame is popped, and its caller goes on, or
 // kite_fast returns.
 void Printer::fast_return(std::ostream &s, int ind) {
-  line(s, ind, "sp = fp; fp = (int)s[fp + 1];");
-  if (plan_.keeps())
-    line(s, ind, "if (fp < 0) { if (held >= 0) goto kite_up; *done = 1; return rv; }");
-  else
+  if (plan_.keeps()) {
+    // A frame with a record of calls started ahead (all of them used by
+    // now) frees it; the kept bottom frame hands its result on (kite_up).
+    line(s, ind, "{ const long up = s[fp + 1]; sp = fp; fp = (int)up;");
+    line(
+        s, ind + 2,
+        "if (kept && (up >> 32)) { if (fp < 0 && held >= 0) goto kite_up; kite_free(c, (int)(up >> "
+        "32) - 1); } }");
     line(s, ind, "if (fp < 0) { *done = 1; return rv; }");
+  } else {
+    line(s, ind, "sp = fp; fp = (int)s[fp + 1];");
+    line(s, ind, "if (fp < 0) { *done = 1; return rv; }");
+  }
   line(s, ind, "goto kite_next;");
 }
 

@@ -451,7 +451,7 @@ void Printer::emit_blocks(std::ostream &out) {
     for (int i = 0; i < plan_.fast_arity; ++i) zeros += ", 0L";
     blocks << "#if KITE_KEEP\n  case KITE_CODE_KEPT: {\n    int done = 0;\n"
            << fmt::format("    const long r = kite_fast(c, -1 - rec{}, 0L, &done);\n", zeros)
-           << "    if (done == 2 && r != KITE_NONE) kite_ready_at(c, (int)r, (int)(r >> 32), -1);\n"
+           << "    if (done == 2 && r != KITE_NONE) kite_kept_go(c, r);\n"
            << "    return;\n  }\n#endif\n";
   }
   // A code of another part waits for its part's launch (parts.cl).

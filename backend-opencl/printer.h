@@ -134,6 +134,7 @@ class Printer {
   void fast_loop(const Stmt &st, std::ostream &s, int ind);
   std::string fast_element(const Expr &index);
   void kept_tail(std::ostream &s);
+  void kept_helpers(std::ostream &out);
   void kept_spawn(const TaskDecl &callee, const std::vector<std::string> &args,
                   const std::string &link, const std::string &site_, bool ready, std::ostream &s,
                   int ind);
@@ -193,6 +194,7 @@ class Printer {
   int fast_resume_ = 0;          // resume points so far in the sequential form being printed
   std::vector<int> fast_calls_;  // by task: its form's resume points
   std::map<const Stmt *, long> fast_place_;  // a form's call: where its caller goes on
+  std::map<const Stmt *, long> fast_join_;   // a call started ahead: where its frame resumes
   // In a sequential form: the local arrays it keeps on its stack (and the
   // collections of loops over them), each as the C expression of its place
   // there; and the elements of loops over them, as lvalues of raw bits.

@@ -164,6 +164,9 @@
 #define KITE_KEEP (KITE_HAS_KEEP && !KITE_SPLIT && !KITE_STACKS && KITE_FAST == 3)
 /* The code of a kept frame's record: kite_fast goes on from its frame. */
 #define KITE_CODE_KEPT 0x7fffffef
+/* Not queued: kite_fast's caller gives up a suspended frame's own count
+ * of its record (kite_kept_go). */
+#define KITE_CODE_KEPT_RELEASE 0x7fffffee
 /* Workers count themselves idle in ctl[KITE_CTL_IDLE] for the forms' rule
  * (wide ones only where they run forms) and the parts' turns. */
 #define KITE_COUNT_IDLE ((KITE_WIDE ? KITE_WIDE_FORMS : KITE_HAS_FAST) || KITE_SPLIT)

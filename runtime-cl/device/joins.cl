@@ -27,6 +27,21 @@ int kite_kept_signal(kite_ctx *c, int x, int slot, long bits) {
   KITE_FENCE(); /* every result, before they are read */
   return 1;
 }
+
+/* What kite_fast handed back when its form kept its frames: the entry of
+ * the call its top frame was making, made ready now; or the top frame's
+ * own count of its record, given up (the last queues the record). */
+void kite_kept_go(kite_ctx *c, long r) {
+  const int x = (int)r, code = (int)(r >> 32);
+  if (code != KITE_CODE_KEPT_RELEASE) {
+    kite_ready_at(c, x, code, -1);
+    return;
+  }
+  KITE_FENCE(); /* the records, before the count that lets another lane read them */
+  if (kite_sub(KITE_COUNTER(KITE_REC(c, x), KITE_KEPT_COUNTER), 1) != 1) return;
+  KITE_FENCE();
+  kite_ready(c, x, KITE_CODE_KEPT);
+}
 #endif
 
 /* One event fewer on counter p; returns the count before. `own`: no other
