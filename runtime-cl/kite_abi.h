@@ -140,7 +140,7 @@
 #define KITE_STAT_ANSWERED 15    /* calls answered where they were made (kitec's leaf answers) */
 #define KITE_STAT_HANDED 16      /* blocks a lane went on to in its turn (kite-run --hand-blocks) */
 #define KITE_STAT_FAST 17        /* calls that ran their callee's sequential form (kite_fast) */
-#define KITE_STAT_KEPT 18        /* of those, forms that stopped and kept their frames as records */
+#define KITE_STAT_KEPT 18        /* stops of forms that kept their work (fast.cl, kept forms) */
 #define KITE_STATS_WORDS 19
 /* With a trace, each worker's stats are followed by KITE_TRACE_SPAN_WORDS
  * longs per span: the stride of stats[] is KITE_STATS_WORDS +

@@ -32,17 +32,16 @@
  * The workers count themselves idle (ctl[IDLE]) only where some worker may
  * run a form (KITE_HAS_FAST, config.cl).
  *
- * Kept forms (KITE_KEEP). Where kitec keeps a task's frames (a task that
- * makes no array of its own, whose frame fits a record), a form that stops
- * loses nothing: each frame on its stack goes into a record (print_fast.cpp,
- * kept_tail), the call the top frame was making becomes a task, and so do
- * the later calls of each frame that do not need what the call it waits
- * for returns (fib's second call while it makes its first): thieves take
- * the oldest, the largest. A record goes on as a task (KITE_CODE_KEPT)
- * when every call it waits for has returned, running kite_fast from its
- * frame; a kept frame's return goes on, in that run, from the frame below
- * when it was the last that one waited for. A stop where some frame is not
- * kept (it made an array on the stack) loses the form's work as above.
+ * Kept forms (KITE_KEEP, under --fast-calls stop only: docs/design.md,
+ * "Kept forms"). Where kitec keeps a task's frames (a task that makes no
+ * array of its own, whose frame fits a record), a stop starts the later
+ * calls of the oldest frame that do not need what its running call returns
+ * as tasks, in a record the frame joins where it reaches them, and the
+ * form goes on (print_fast.cpp, kite_kept_promote); a frame that reaches
+ * one still under way, or a full stack, keeps every frame in a record, and
+ * a record goes on as a task (KITE_CODE_KEPT) when every call it waits
+ * for has returned. A stop where some frame is not kept loses the form's
+ * work as above.
  *
  * kite-run --fast-calls (KITE_FAST): 0, never: every call is a task; 1, the
  * rule (the default); 2, always, for tests: every call of a task that has
