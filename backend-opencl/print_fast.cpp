@@ -315,7 +315,8 @@ void Printer::kept_helpers(std::ostream &out) {
        "    atomic_add(KITE_COUNTER(KITE_REC(c, x), KITE_KEPT_COUNTER), (int)popcount(bits));\n"
        "  }\n";
   s << "  KITE_FENCE(); /* the record, before the calls that signal it */\n";
-  s << "  kite_kept_start(c, s, best, x, bits);\n  c->n_kept += 1;\n  return 1;\n}\n\n";
+  s << "  kite_kept_start(c, s, best, x, bits);\n#if KITE_KEEP\n  c->n_kept += 1;\n#endif\n"
+       "  return 1;\n}\n\n";
   out << s.str();
 }
 

@@ -100,8 +100,8 @@ typedef struct {
   long n_tasks, n_conts, n_answered, n_steal_tries, n_steals, n_chunk_ops;
 #if KITE_HAS_FAST
   long n_fast;   /* calls that ran their callee's sequential form */
-#if KITE_HAS_KEEP
-  long n_kept; /* forms that stopped and kept their frames (fast.cl) */
+#if KITE_KEEP /* (KITE_FAST is 3 only where kite-run says so) */
+  long n_kept; /* stops of forms that kept their work (fast.cl) */
 #endif
   int fast_skip; /* calls that become tasks before the next sequential form (fast.cl) */
 #endif
