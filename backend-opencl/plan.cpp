@@ -615,7 +615,7 @@ Plan make(const cps::Program &p, const EmitOptions &options) {
   std::function<void(const std::vector<cps::Op> &)> calls = [&](const std::vector<cps::Op> &ops) {
     for (const cps::Op &op : ops) {
       if (op.kind == cps::OpKind::Spawn && cps::fast_at_call(p, op) && !p.nodes[op.node].direct &&
-          !p.tasks[size_t(cps::callee(op))].fast_reads)
+          !p.tasks[size_t(cps::callee(op))].fast_wide_skips())
         plan.fast_computes = true;
       for (const std::vector<cps::Op> &inner : op.inline_ops) calls(inner);
     }

@@ -194,7 +194,7 @@ void Printer::emit_fast_call(const cps::Op &op, const std::vector<std::string> &
   line(s, ind,
        fmt::format("const long r = {}kite_fast_now(c, {}) ? {}, &done) : 0L;",
                    info.direct ? "KITE_ANSWER_IN_MAPS && " : "",
-                   p_.tasks[size_t(callee->id)].fast_reads ? 1 : 0, call));
+                   p_.tasks[size_t(callee->id)].fast_wide_skips() ? 1 : 0, call));
   line(s, ind, "if (done == 1) {");
   line(s, ind + 2, "c->n_fast += 1;");
   answered(op, "r", s, ind + 2);

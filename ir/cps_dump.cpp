@@ -84,7 +84,11 @@ void dump(const Program &p, std::ostream &out) {
           << field << (t.leaf.binder ? " " + t.leaf.binder->name : "") << ": "
           << ast::to_kite(*t.leaf.value);
     }
-    if (t.fast) out << ", has a sequential form" << (t.fast_reads ? " that reads memory" : "");
+    if (t.fast)
+      out << ", has a sequential form"
+          << (t.fast_reads       ? " that reads memory"
+              : t.fast_allocates ? " that allocates"
+                                 : "");
     out << "\n";
     for (const Graph &g : p.graphs) {
       if (g.task != int(&t - p.tasks.data())) continue;

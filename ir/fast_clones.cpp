@@ -4,6 +4,7 @@
 
 #include <set>
 
+#include "frontend/builtins.h"
 #include "ir/effects.h"
 
 namespace kite::fast_clones {
@@ -50,6 +51,27 @@ bool reads(const Expr &e) {
   if (!f.only_reads()) return false;
   for (const Expr *name : f.names) {
     if (name->var ? !held(name->var->type) : !name->global) return false;  // or a constant
+  }
+  return true;
+}
+
+// Whether e computes as `reads` allows, and may also make structs, unions
+// and tuples on the heap (tree sum's `build`), but no array and nothing by
+// an allocating built-in. A form that stops loses what it made (garbage
+// until the run ends); one that runs out of heap reports it as the task
+// form does.
+bool builds(const Expr &e) {
+  const effects::Effects f = effects::of(e);
+  if (f.calls || f.makes_tasks || f.prints || f.writes) return false;
+  bool ok = true;
+  ast::for_each_expr(e, [&](const Expr &x) {
+    if (x.kind == ExprKind::New) ok = false;
+    if (x.kind == ExprKind::Call)
+      if (const BuiltinInfo *b = called_builtin(x); b && b->allocates) ok = false;
+  });
+  if (!ok) return false;
+  for (const Expr *name : f.names) {
+    if (name->var ? !held(name->var->type) : !name->global) return false;
   }
   return true;
 }
@@ -109,16 +131,16 @@ bool stmt(Scope &sc, const Stmt &s) {
         // The form makes it on its stack.
         return s.expr && s.expr->kind == ExprKind::New && s.expr->children.size() == 1 &&
                reads(*s.expr->children[0]);
-      return !s.expr || reads(*s.expr);
+      return !s.expr || builds(*s.expr);
     case StmtKind::Set: {
-      if (!reads(*s.expr)) return false;
+      if (!(s.target->kind == ExprKind::Name ? builds(*s.expr) : reads(*s.expr))) return false;
       const Expr &t = *s.target;
       if (t.kind == ExprKind::Name) return settable(sc, t.var) || local_element(sc, t.var);
       return t.kind == ExprKind::Index && t.children[0]->kind == ExprKind::Name &&
              sc.arrays.count(t.children[0]->var) && reads(*t.children[1]);
     }
     case StmtKind::Return:
-      return !s.expr || reads(*s.expr);
+      return !s.expr || builds(*s.expr);
     case StmtKind::If:
       return reads(*s.expr) && body(sc, s.body) && body(sc, s.else_body);
     case StmtKind::While:
@@ -129,7 +151,7 @@ bool stmt(Scope &sc, const Stmt &s) {
       if (callee.kind != ExprKind::Name || !callee.task || !sc.fast[size_t(callee.task->id)])
         return false;
       for (size_t i = 1; i < call.children.size(); ++i)
-        if (!reads(*call.children[i])) return false;
+        if (!builds(*call.children[i])) return false;
       return !s.target || settable(sc, s.target->var);
     }
     case StmtKind::Case:
@@ -189,6 +211,21 @@ bool reads_memory(const anf::StmtList &list) {
   return reads.any;
 }
 
+// Whether a form's statements make heap values (`builds`).
+bool allocates(const anf::StmtList &list) {
+  struct Allocates : anf::Visitor {
+    bool any = false;
+    using anf::Visitor::visit;
+    void visit(const Expr &e) override {
+      ast::for_each_expr(e, [&](const Expr &x) {
+        any = any || x.kind == ExprKind::Construct || x.kind == ExprKind::Tuple;
+      });
+    }
+  } a;
+  a.visit(list);
+  return a.any;
+}
+
 // The tasks a list of statements calls by name.
 void callees(const anf::StmtList &list, std::vector<int> &out) {
   for (const anf::StmtPtr &s : list) {
@@ -224,24 +261,28 @@ void find(cps::Program &blocks) {
     }
   }
   for (size_t t = 0; t < blocks.tasks.size(); ++t) blocks.tasks[t].fast = fast[t];
-  // Which forms read memory, themselves or through the forms they call.
+  // Which forms read memory or make heap values, themselves or through the
+  // forms they call.
   std::vector<std::vector<int>> calls(blocks.tasks.size());
   for (size_t t = 0; t < blocks.tasks.size(); ++t) {
     if (!fast[t]) continue;
     blocks.tasks[t].fast_reads = reads_memory(blocks.tasks[t].source->body);
+    blocks.tasks[t].fast_allocates = allocates(blocks.tasks[t].source->body);
     callees(blocks.tasks[t].source->body, calls[t]);
   }
   for (bool changed = true; changed;) {
     changed = false;
     for (size_t t = 0; t < blocks.tasks.size(); ++t) {
       cps::Task &task = blocks.tasks[t];
-      if (!task.fast || task.fast_reads) continue;
-      for (int callee : calls[t])
-        if (blocks.tasks[size_t(callee)].fast_reads) {
-          task.fast_reads = true;
+      if (!task.fast) continue;
+      for (int callee : calls[t]) {
+        const cps::Task &c = blocks.tasks[size_t(callee)];
+        if ((c.fast_reads && !task.fast_reads) || (c.fast_allocates && !task.fast_allocates)) {
+          task.fast_reads = task.fast_reads || c.fast_reads;
+          task.fast_allocates = task.fast_allocates || c.fast_allocates;
           changed = true;
-          break;
         }
+      }
     }
   }
 }

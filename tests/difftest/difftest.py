@@ -87,7 +87,7 @@ class Runner:
         self.lock = threading.Lock()
         self.counts = dict(generated=0, compiled=0, compared=0, mismatches=0, compile_failures=0,
                            bundles=0, bundle_failures=0, with_forms=0, with_families=0,
-                           with_arrays=0, errors=0)
+                           with_arrays=0, with_builds=0, errors=0)
         self.findings = []
         self.env = dict(os.environ)
         if args.cache:
@@ -187,8 +187,9 @@ class Runner:
     def count_forms(self, seeds, progs, work):
         """Counts the programs with a task that has a sequential form
         (`kitec --dump-cps`), those with a family of kitegen's recursive
-        tasks made for them (p<seed>_g...) that do, and those with a task
-        with an array of its own (p<seed>_a...) that does."""
+        tasks made for them (p<seed>_g...) that do, those with a task
+        with an array of its own (p<seed>_a...) that does, and those with a
+        form that makes structs, unions or tuples ("that allocates")."""
         path = os.path.join(work, 'forms.kite')
         self.write_bundle(path, seeds, progs)
         rc, so, _ = run([self.a.kitec, '-w', '--dump-cps', path], self.a.timeout, self.env)
@@ -197,6 +198,7 @@ class Runner:
         forms = set()
         families = set()
         arrays = set()
+        builds = set()
         for line in so.splitlines():
             m = re.match(r'task p(-?\d+)_(\w+):.*has a sequential form', line)
             if m:
@@ -205,9 +207,12 @@ class Runner:
                     families.add(int(m.group(1)))
                 if m.group(2).startswith('a'):
                     arrays.add(int(m.group(1)))
+                if line.endswith('that allocates'):
+                    builds.add(int(m.group(1)))
         self.count('with_forms', len(forms))
         self.count('with_families', len(families))
         self.count('with_arrays', len(arrays))
+        self.count('with_builds', len(builds))
 
     def group(self, seeds, progs, work):
         """Runs seeds as one bundle; halves a bundle that fails as a whole."""
@@ -384,6 +389,7 @@ def main():
     print(f'difftest: {c["generated"]} generated ({c["with_forms"]} with sequential forms, '
           f'{c["with_families"]} with recursive families of them, '
           f'{c["with_arrays"]} with tasks with arrays of their own that have them, '
+          f'{c["with_builds"]} with forms that make heap values, '
           f'{c["errors"]} stopping with a run-time error), {c["compiled"]} compiled, {c["compared"]} compared, '
           f'{c["mismatches"]} mismatches ({c["compile_failures"]} compile failures, '
           f'{c["bundle_failures"]} of {c["bundles"]} bundles failed as a whole) in '
