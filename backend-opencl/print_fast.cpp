@@ -239,6 +239,13 @@ void Printer::kept_tail(std::ostream &s) {
 // longs (0: not kept); the calls started; a stop's choice of frame.
 void Printer::kept_helpers(std::ostream &out) {
   std::ostringstream s;
+  // The places where a frame waits at `call` (the call's own, and its
+  // join's where it was started ahead), as case labels.
+  auto places_of = [&](const Stmt *call) {
+    std::string labels = fmt::format("  case {}:\n", fast_place_.at(call));
+    if (fast_join_.count(call)) labels += fmt::format("  case {}:\n", fast_join_.at(call));
+    return labels;
+  };
   s << "/* Kept forms (print_fast.cpp): the calls a frame waiting at `place` may\n"
        " * start ahead, as bits of its record's mask. */\n";
   s << "long kite_kept_ahead(int place) {\n  switch (place) {\n";
@@ -248,9 +255,7 @@ void Printer::kept_helpers(std::ostream &out) {
     for (const auto &[call, list] : k.ahead) {
       long bits = 0;
       for (const Stmt *later : list) bits |= 1L << k.index.at(later);
-      s << fmt::format("  case {}:\n", fast_place_.at(call));
-      if (fast_join_.count(call)) s << fmt::format("  case {}:\n", fast_join_.at(call));
-      s << fmt::format("    return {}L;\n", bits);
+      s << places_of(call) << fmt::format("    return {}L;\n", bits);
     }
   }
   s << "  }\n  return 0L;\n}\n\n";
@@ -274,8 +279,7 @@ void Printer::kept_helpers(std::ostream &out) {
       at_[v] = from_bits(v->type, fmt::format("s[f + {}]", 2 + v->id));
     task_ = int(t);
     for (const auto &[call, list] : k.ahead) {
-      s << fmt::format("  case {}:\n", fast_place_.at(call));
-      if (fast_join_.count(call)) s << fmt::format("  case {}:\n", fast_join_.at(call));
+      s << places_of(call);
       for (const Stmt *later : list) {
         const int i = k.index.at(later);
         s << fmt::format("    if (bits & {}L) {{ /* {} */\n", 1L << i, anf::to_kite(*later));
