@@ -276,7 +276,7 @@ Context context_for(const Device &device) {
 // 0.66 s to build, 0.98 s more for the binary), so there kite-run caches
 // only a marker (kPoclMarker) and builds from source again.
 bool driver_caches_kernels(const Device &device) {
-  if (device.platform_name.find("Portable Computing Language") == std::string::npos) return false;
+  if (!device.is_pocl()) return false;
   const char *cache = std::getenv("POCL_KERNEL_CACHE");
   return !(cache && std::string(cache) == "0");
 }
@@ -446,9 +446,8 @@ uint64_t memory_available() {
 size_t build_jobs(const Device &device, size_t parts) {
   size_t jobs = std::min<size_t>(parts, std::max(1u, std::thread::hardware_concurrency()));
   if (device.is_cpu() || jobs <= 1) return jobs;
-  const bool nvidia = device.platform_name.find("NVIDIA") != std::string::npos;
   const char *no_cache = std::getenv("CUDA_CACHE_DISABLE");
-  if (nvidia && no_cache && std::string(no_cache) == "1") return 1;
+  if (device.is_nvidia() && no_cache && std::string(no_cache) == "1") return 1;
   constexpr uint64_t kBuildProcessBytes = 400ull << 20;
   if (uint64_t available = memory_available(); available > 0)
     jobs = std::min<size_t>(jobs, std::max<uint64_t>(1, available / (2 * kBuildProcessBytes)));
@@ -504,9 +503,8 @@ DeviceProgram build_program(const Device &device, const std::string &opencl,
   p.options = device.is_cpu() ? "-cl-std=CL1.2 -w -DKITE_CPU=1" : "-cl-std=CL1.2 -w -DKITE_GPU=1";
   // NVIDIA's mem_fence orders memory only within a work-group; the scheduler
   // needs a device-wide fence there (runtime-cl/device/config.cl, KITE_FENCE).
-  const bool nvidia = device.platform_name.find("NVIDIA") != std::string::npos;
   // -cl-nv-verbose: the build log names the registers per work-item.
-  if (nvidia) p.options += " -DKITE_NVIDIA=1 -cl-nv-verbose";
+  if (device.is_nvidia()) p.options += " -DKITE_NVIDIA=1 -cl-nv-verbose";
   if (shape.max_registers > 0)
     p.options += fmt::format(" -cl-nv-maxrregcount={}", shape.max_registers);
   p.options += fmt::format(" -DKITE_RECORD_STRIDE={}", shape.record_stride);

@@ -32,6 +32,11 @@ struct Device {
   uint32_t cache_line = 0;  // CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE in bytes; 0: unknown
 
   bool is_cpu() const { return (type & CL_DEVICE_TYPE_CPU) != 0; }
+  // NVIDIA's OpenCL, and PoCL (the Portable Computing Language).
+  bool is_nvidia() const { return platform_name.find("NVIDIA") != std::string::npos; }
+  bool is_pocl() const {
+    return platform_name.find("Portable Computing Language") != std::string::npos;
+  }
   bool is_gpu() const { return (type & CL_DEVICE_TYPE_GPU) != 0; }
   const char *type_name() const;  // "cpu", "gpu", "accelerator" or "other"
 };

@@ -178,8 +178,7 @@ WorkerShape choose_worker_shape(const CommandLine &o, const Device &device, uint
                                w.lanes, device.max_group));
   }
   if (o.max_registers) {
-    if (device.platform_name.find("NVIDIA") == std::string::npos)
-      throw RunError("--max-registers works on NVIDIA's OpenCL only");
+    if (!device.is_nvidia()) throw RunError("--max-registers works on NVIDIA's OpenCL only");
     w.max_registers = static_cast<uint32_t>(*o.max_registers);
   }
   w.map_kernels_min =
