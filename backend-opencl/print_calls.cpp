@@ -30,9 +30,9 @@ void Printer::emit_dispatcher(size_t index) {
     if (t->type != type) continue;
     const cps::Task &ct = p_.tasks[t->id];
     h << fmt::format("  case {}: /* {} */\n", t->id, t->name);
-    for (size_t i = 0; i < t->param_vars.size(); ++i)
-      h << fmt::format("    {}(cf, {}) = a{};\n", slot_macro(t->param_vars[i]->type),
-                       ct.var_slot[t->param_vars[i]->id], i);
+    std::vector<std::string> args;
+    for (size_t i = 0; i < t->param_vars.size(); ++i) args.push_back(fmt::format("a{}", i));
+    store_params(*t, args, "cf", h, 4);
     if (t->env) h << fmt::format("    KITE_L(cf, {}) = env;\n", ct.var_slot[t->env->id]);
     h << fmt::format("    kite_ready_at(c, ch, {}, site);\n    return ch;\n",
                      p_.blocks[ct.entry_block].code);
@@ -81,11 +81,9 @@ void Printer::emit_spawn(const cps::Op &op, std::ostream &s, int ind) {
            fmt::format("{} a{} = {};", c_type(callee->param_vars[i]->type), i,
                        expr(*call.children[i + 1])));
     emit_free_arrays(s, ind + 2);
-    for (size_t i = 0; i < callee->param_vars.size(); ++i) {
-      const VarDecl *param = callee->param_vars[i];
-      line(s, ind + 2,
-           fmt::format("{}(f, {}) = a{};", slot_macro(param->type), ct.var_slot[param->id], i));
-    }
+    std::vector<std::string> args;
+    for (size_t i = 0; i < callee->param_vars.size(); ++i) args.push_back(fmt::format("a{}", i));
+    store_params(*callee, args, "f", s, ind + 2);
     line(s, ind + 2,
          fmt::format("kite_tail_at(c, rec, {}, {});", p_.blocks[ct.entry_block].code,
                      site(call.loc)));
@@ -229,17 +227,26 @@ void Printer::emit_call_record(const cps::Op &op, const std::vector<std::string>
   const cps::NodeInfo &info = p_.nodes[op.node];
   if (info.detached_from >= 0)
     line(s, ind + 2, fmt::format("atomic_inc(KITE_COUNTER(f, {}));", info.detached_slot));
-  for (size_t i = 0; i < callee->param_vars.size(); ++i) {
-    const VarDecl *param = callee->param_vars[i];
-    line(s, ind + 2,
-         fmt::format("{}(cf, {}) = {};", slot_macro(param->type), ct.var_slot[param->id], args[i]));
-  }
+  store_params(*callee, args, "cf", s, ind + 2);
   line(s, ind + 2, fmt::format("cf[0] = {};", link(op)));
   line(
       s, ind + 2,
       fmt::format("kite_ready_at(c, ch, {}, {});", p_.blocks[ct.entry_block].code, site(call.loc)));
   if (p_.nodes[op.node].direct) line(s, ind + 2, "spawned += 1;");
   line(s, ind, "}");
+}
+
+// The arguments `args` (C values) of a call of `callee`, stored in its
+// parameters' slots of record `rec`.
+void Printer::store_params(const TaskDecl &callee, const std::vector<std::string> &args,
+                           const char *rec, std::ostream &s, int ind) {
+  const cps::Task &ct = p_.tasks[size_t(callee.id)];
+  for (size_t i = 0; i < callee.param_vars.size(); ++i) {
+    const VarDecl *param = callee.param_vars[i];
+    line(s, ind,
+         fmt::format("{}({}, {}) = {};", slot_macro(param->type), rec, ct.var_slot[param->id],
+                     args[i]));
+  }
 }
 
 // Where a call's result goes: node `op.node` of this record; in a direct

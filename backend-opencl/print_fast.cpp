@@ -47,6 +47,15 @@ std::string frame_slot(const VarDecl *v) { return fmt::format("s[fp + {}]", 2 + 
 // again from the frame where the task goes on after a call.
 std::string form_var(const VarDecl *v) { return fmt::format("fv{}", v->id); }
 
+// The copies of every variable of `task`, read again from its frame (where
+// its code goes on after a call).
+std::string form_reload(const anf::Task &task) {
+  std::string reload;
+  for (const VarDecl *v : task.vars)
+    reload += fmt::format("{}{} = {};", reload.empty() ? "" : " ", form_var(v), frame_slot(v));
+  return reload;
+}
+
 // Assigns raw bits to a variable: its copy and its slot.
 std::string form_set(const VarDecl *v, const std::string &bits) {
   return fmt::format("{} = {} = {};", frame_slot(v), form_var(v), bits);
@@ -335,11 +344,7 @@ void Printer::kept_spawn(const TaskDecl &callee, const std::vector<std::string> 
   line(s, ind, fmt::format("{{ const int ch = kite_alloc(c, {});", site_));
   line(s, ind + 2, "if (ch >= 0) {");
   line(s, ind + 4, "kite_rec cf = KITE_REC(c, ch);");
-  for (size_t i = 0; i < callee.param_vars.size(); ++i) {
-    const VarDecl *param = callee.param_vars[i];
-    line(s, ind + 4,
-         fmt::format("{}(cf, {}) = {};", slot_macro(param->type), ct.var_slot[param->id], args[i]));
-  }
+  store_params(callee, args, "cf", s, ind + 4);
   line(s, ind + 4, fmt::format("cf[0] = {};", link));
   const int code = p_.blocks[ct.entry_block].code;
   line(s, ind + 4,
@@ -516,13 +521,12 @@ void Printer::fast_call(const Stmt &st, std::ostream &s, int ind) {
     // Where a suspended frame goes on: here, with its copies read again.
     const long join = place(size_t(task_), ++fast_resume_);
     fast_join_[&st] = join;
-    std::string reload;
-    for (const VarDecl *v : p_.tasks[size_t(task_)].source->vars)
-      reload += fmt::format(" {} = {};", form_var(v), frame_slot(v));
     // Only where forms keep (KITE_KEEP): the place alone, never reached
     // elsewhere, cost one PoCL worker 12% on fib(32).
     s << "#if KITE_KEEP\n";
-    line(s, ind + 2, fmt::format("if (0) {{ case {}:;{} }}", join, reload));
+    line(s, ind + 2,
+         fmt::format("if (0) {{ case {}:; {} }}", join,
+                     form_reload(*p_.tasks[size_t(task_)].source)));
     const long bit = 1L << ahead->second;
     line(s, ind + 2, "const int pw = kept ? (int)(s[fp + 1] >> 32) : 0;");
     line(s, ind + 2, fmt::format("if (pw && (KITE_REC(c, pw - 1)[KITE_KEPT_MASK] & {}L)) {{", bit));
@@ -601,9 +605,7 @@ void Printer::fast_call(const Stmt &st, std::ostream &s, int ind) {
        ahead != kept.index.end() ? fmt::format("case {0}: kite_r{0}:;", here)
                                  : fmt::format("case {}:;", here));
   // Where the task goes on: its copies, from its frame.
-  std::string reload;
-  for (const VarDecl *v : p_.tasks[size_t(task_)].source->vars)
-    reload += fmt::format("{}{} = {};", reload.empty() ? "" : " ", form_var(v), frame_slot(v));
+  const std::string reload = form_reload(*p_.tasks[size_t(task_)].source);
   if (!reload.empty()) line(s, in, reload);
   if (leaf.any()) line(s, ind + 2, "}");
   if (st.target) line(s, ind + 2, form_set(st.target->var, "rv"));

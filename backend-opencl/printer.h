@@ -120,6 +120,8 @@ class Printer {
   void emit_call_record(const cps::Op &op, const std::vector<std::string> &args, std::ostream &s,
                         int ind);
   std::string link(const cps::Op &op);
+  void store_params(const TaskDecl &callee, const std::vector<std::string> &args, const char *rec,
+                    std::ostream &s, int ind);
   void answered(const cps::Op &op, const std::string &value, std::ostream &s, int ind);
   void emit_fast_call(const cps::Op &op, const std::vector<std::string> &args, std::ostream &s,
                       int ind);
