@@ -46,13 +46,18 @@ bool held(const Type *t) {
 // again, it gives the same value and fails the same way, unless another
 // task writes what it reads at the same time, which the rules leave
 // unordered anyway.
-bool reads(const Expr &e) {
-  const effects::Effects f = effects::of(e);
-  if (!f.only_reads()) return false;
+// Whether the names an expression reads are values a form holds, or
+// top-level constants.
+bool names_held(const effects::Effects &f) {
   for (const Expr *name : f.names) {
-    if (name->var ? !held(name->var->type) : !name->global) return false;  // or a constant
+    if (name->var ? !held(name->var->type) : !name->global) return false;
   }
   return true;
+}
+
+bool reads(const Expr &e) {
+  const effects::Effects f = effects::of(e);
+  return f.only_reads() && names_held(f);
 }
 
 // Whether e computes as `reads` allows, and may also make structs, unions
@@ -69,11 +74,7 @@ bool builds(const Expr &e) {
     if (x.kind == ExprKind::Call)
       if (const BuiltinInfo *b = called_builtin(x); b && b->allocates) ok = false;
   });
-  if (!ok) return false;
-  for (const Expr *name : f.names) {
-    if (name->var ? !held(name->var->type) : !name->global) return false;
-  }
-  return true;
+  return ok && names_held(f);
 }
 
 // Whether v is a plain variable of `task` that a form holds (not a loop's
