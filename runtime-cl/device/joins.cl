@@ -16,16 +16,20 @@ int kite_sub(volatile __global int *p, int n) {
 }
 
 #if KITE_HAS_KEEP
-/* Slot `slot` of kept record x (a kept form's frame, fast.cl) gets its
- * result: 1 where it was the last the record waited for (the caller goes
- * on from its frame), else 0. */
-int kite_kept_signal(kite_ctx *c, int x, int slot, long bits) {
-  kite_rec f = KITE_REC(c, x);
-  f[KITE_KEPT_RESULT + slot] = bits;
-  KITE_FENCE(); /* the result, before the count that may let another lane read it */
-  if (kite_sub(KITE_COUNTER(f, KITE_KEPT_COUNTER), 1) != 1) return 0;
+/* One call fewer that kept record x (a kept form's frame, fast.cl) waits
+ * for, after what it wrote: 1 where it was the last (the caller goes on
+ * from its frame, or queues it), else 0. */
+int kite_kept_count_off(kite_ctx *c, int x) {
+  KITE_FENCE(); /* what was written, before the count that may let another lane read it */
+  if (kite_sub(KITE_COUNTER(KITE_REC(c, x), KITE_KEPT_COUNTER), 1) != 1) return 0;
   KITE_FENCE(); /* every result, before they are read */
   return 1;
+}
+
+/* Slot `slot` of kept record x gets its result; kite_kept_count_off. */
+int kite_kept_signal(kite_ctx *c, int x, int slot, long bits) {
+  KITE_REC(c, x)[KITE_KEPT_RESULT + slot] = bits;
+  return kite_kept_count_off(c, x);
 }
 
 /* What kite_fast handed back when its form kept its frames: the entry of
@@ -33,14 +37,8 @@ int kite_kept_signal(kite_ctx *c, int x, int slot, long bits) {
  * own count of its record, given up (the last queues the record). */
 void kite_kept_go(kite_ctx *c, long r) {
   const int x = (int)r, code = (int)(r >> 32);
-  if (code != KITE_CODE_KEPT_RELEASE) {
-    kite_ready_at(c, x, code, -1);
-    return;
-  }
-  KITE_FENCE(); /* the records, before the count that lets another lane read them */
-  if (kite_sub(KITE_COUNTER(KITE_REC(c, x), KITE_KEPT_COUNTER), 1) != 1) return;
-  KITE_FENCE();
-  kite_ready(c, x, KITE_CODE_KEPT);
+  if (code != KITE_CODE_KEPT_RELEASE) kite_ready_at(c, x, code, -1);
+  else if (kite_kept_count_off(c, x)) kite_ready(c, x, KITE_CODE_KEPT);
 }
 #endif
 
