@@ -53,18 +53,27 @@ const Stmt *Printer::element_of(const VarDecl *v) const {
 // (plan::Length), else empty.
 std::string Printer::element(const Type *elem, const std::string &array, const std::string &index,
                              SourceLoc loc, bool checked, const std::string &length) {
-  const char *q = loop_depth_ > 0 ? "" : "KITE_DATA ";
+  const bool in_loop = loop_depth_ > 0;
+  const char *q = in_loop ? "" : "KITE_DATA ";
+  const std::string heap = in_loop ? loop_heap_ : "c->heap";
   if (!options_.bounds_checks || !checked)
-    return fmt::format("((({}__global {} *)(c->heap + {} + 1))[{}])", q, c_type(elem), array,
+    return fmt::format("((({}__global {} *)({} + {} + 1))[{}])", q, c_type(elem), heap, array,
                        index);
   // In a loop a bad index is reported when the loop nest ends
-  // (kite_loop_elem_n, exit_loop).
-  const char *fn = loop_depth_ > 0 ? "kite_loop_elem" : "kite_elem";
+  // (kite_loop_elem_n, exit_loop), and the heap's address is in hand.
+  const int bytes = is_wide(elem) ? 8 : 4;
+  if (in_loop) {
+    if (!length.empty())
+      return fmt::format("(*(__global {} *)kite_loop_elem_nh(c, {}, {}, {}, {}, {}, {}))",
+                         c_type(elem), heap, array, length, index, bytes, site(loc));
+    return fmt::format("(*(__global {} *)kite_loop_elem_h(c, {}, {}, {}, {}, {}))", c_type(elem),
+                       heap, array, index, bytes, site(loc));
+  }
   if (!length.empty())
-    return fmt::format("(*({}__global {} *){}_n(c, {}, {}, {}, {}, {}))", q, c_type(elem), fn,
-                       array, length, index, is_wide(elem) ? 8 : 4, site(loc));
-  return fmt::format("(*({}__global {} *){}(c, {}, {}, {}, {}))", q, c_type(elem), fn, array, index,
-                     is_wide(elem) ? 8 : 4, site(loc));
+    return fmt::format("(*({}__global {} *)kite_elem_n(c, {}, {}, {}, {}, {}))", q, c_type(elem),
+                       array, length, index, bytes, site(loc));
+  return fmt::format("(*({}__global {} *)kite_elem(c, {}, {}, {}, {}))", q, c_type(elem), array,
+                     index, bytes, site(loc));
 }
 
 // The length of array `a` where the C code knows it (plan::Length): `a`

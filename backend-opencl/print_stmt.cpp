@@ -387,7 +387,15 @@ void Printer::emit_loop_done(const cps::Op &op, std::ostream &s, int ind) {
 // A loop that calls no task (plan::LoopPlan): its variables in C
 // variables v<id>, and the lengths it measures in n<id>.
 void Printer::enter_loop(const plan::LoopPlan &lp, std::ostream &s, int ind) {
-  ++loop_depth_;
+  if (++loop_depth_ == 1) {
+    // The heap's address in a C variable of its own: read through `c`, it
+    // would be read again after every store of an element, which the C
+    // compiler must assume may have changed `c->heap` (PoCL's CPU device
+    // has one address space; cilksort 10^7 with one worker on the 2-core
+    // EPYC: 1700 ms, 1490 with it).
+    loop_heap_ = fmt::format("hp{}", loop_heap_count_++);
+    line(s, ind, fmt::format("KITE_DATA __global long *const {} = c->heap;", loop_heap_));
+  }
   std::string decls;
   for (const VarDecl *v : lp.promoted)
     decls += fmt::format("{} v{} = {}; ", c_type(v->type->forced()), v->id, slot(v));
@@ -403,7 +411,7 @@ void Printer::enter_loop(const plan::LoopPlan &lp, std::ostream &s, int ind) {
 
 // The loop has ended: its faults reported and its variables stored back.
 void Printer::exit_loop(const plan::LoopPlan &lp, std::ostream &s, int ind) {
-  --loop_depth_;
+  if (--loop_depth_ == 0) loop_heap_.clear();
   if (lp.reports_faults) line(s, ind, "kite_loop_faults(c);");
   for (const VarDecl *v : lp.measured) env_[v].length.clear();
   for (const VarDecl *v : lp.promoted) env_.erase(v);

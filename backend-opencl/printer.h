@@ -203,6 +203,11 @@ class Printer {
   std::map<const VarDecl *, std::string> fast_base_;
   std::map<const VarDecl *, std::string> fast_elem_;
   int loop_depth_ = 0;  // loops that call no task around the code being emitted
+  // Inside such a loop nest: the C variable that holds the heap's address
+  // (hp<k>, enter_loop), which no store in the loop can change, so the C
+  // compiler need not load c->heap again after each store of an element.
+  std::string loop_heap_;
+  int loop_heap_count_ = 0;
   int helper_count_ = 0;
   // The C type of a closure's task id: only the kind matters here.
   const Type long_t_storage_{TypeKind::Long};

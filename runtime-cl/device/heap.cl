@@ -115,6 +115,21 @@ void kite_loop_faults(kite_ctx *c) {
 #define kite_loop_faults(c) ((void)0)
 #endif
 
+/* The same, with the heap's address in hand (`hp`, which the generated
+ * code reads from c->heap once per loop nest: Printer::enter_loop): the
+ * checked path's call is the only place the loop reads `c`. */
+__global void *kite_loop_elem_nh(kite_ctx *c, KITE_DATA __global long *hp, long array, int n,
+                                 int i, int elem_bytes, int site) {
+  if (KITE_UNLIKELY((uint)i >= (uint)n))
+    return (__global void *)kite_loop_elem_n(c, array, n, i, elem_bytes, site);
+  return (__global void *)((__global char *)(hp + array + 1) + (long)i * elem_bytes);
+}
+
+__global void *kite_loop_elem_h(kite_ctx *c, KITE_DATA __global long *hp, long array, int i,
+                                int elem_bytes, int site) {
+  return kite_loop_elem_nh(c, hp, array, (int)hp[array], i, elem_bytes, site);
+}
+
 /* Whether an index e(k) that is affine in a loop's variable k (modulo 2^32)
  * lies in [0, n) for all `steps` + 1 iterations from lo, given e(lo) and
  * e(lo + 1): the exact line from e(lo) with slope e(lo + 1) - e(lo) (which
