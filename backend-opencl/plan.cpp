@@ -552,6 +552,57 @@ std::vector<const anf::Stmt *> calls_ahead(const anf::StmtList &list, size_t i) 
   return ahead;
 }
 
+// The form's call of its own task whose result it returns plus a variable
+// (FastAccumulate), if any: the first in the order of the source.
+void plan_accumulate(const cps::Program &p, Plan &plan) {
+  plan.accumulate.resize(p.tasks.size());
+  for (size_t t = 0; t < p.tasks.size(); ++t) {
+    const cps::Task &task = p.tasks[t];
+    // (Not with arrays on the stack above the frame: starting again would
+    // make them anew above the old ones.)
+    if (!task.fast || !task.local_arrays.empty()) continue;
+    FastAccumulate &acc = plan.accumulate[t];
+    std::function<void(const anf::StmtList &)> walk = [&](const anf::StmtList &list) {
+      for (size_t i = 0; i < list.size() && !acc.call; ++i) {
+        const anf::Stmt &st = *list[i];
+        walk(st.body);
+        walk(st.else_body);
+        for (const anf::CaseBranch &b : st.branches) walk(b.body);
+        if (acc.call || st.kind != anf::StmtKind::Call || !st.target || i + 1 == list.size())
+          continue;
+        const Expr &call = *st.expr;
+        if (call.children[0]->kind != ExprKind::Name ||
+            call.children[0]->task != task.source->decl.get())
+          continue;
+        const anf::Stmt &ret = *list[i + 1];
+        if (ret.kind != anf::StmtKind::Return || !ret.expr) continue;
+        const Expr &sum = *ret.expr;
+        if (sum.kind != ExprKind::Binary || sum.binop != BinaryOp::Add) continue;
+        const VarDecl *y = st.target->var;
+        const Type *type = y ? y->type->forced() : nullptr;
+        if (!type || (type->kind != TypeKind::Int && type->kind != TypeKind::Long)) continue;
+        auto name = [](const Expr &e) {
+          return e.kind == ExprKind::Name && !e.task ? e.var : nullptr;
+        };
+        const VarDecl *l = name(*sum.children[0]), *r = name(*sum.children[1]);
+        const VarDecl *a = l == y ? r : r == y ? l : nullptr;
+        if (!a || a == y || a->type->forced()->kind != type->kind) continue;
+        acc.call = &st;
+        acc.ret = &ret;
+        acc.addend = a;
+        acc.slot = 2 + int(task.source->vars.size());
+      }
+    };
+    walk(task.source->body);
+  }
+}
+
+// Longs of a task's frame in kite_fast: where it goes on, its caller's
+// frame, its variables, and its accumulator if it has one.
+int fast_frame_words(const cps::Program &p, const Plan &plan, size_t t) {
+  return 2 + int(p.tasks[t].source->vars.size()) + (plan.accumulate[t].call ? 1 : 0);
+}
+
 // Which tasks' forms are kept, and what a stop starts ahead in each.
 void plan_kept(const cps::Program &p, Plan &plan) {
   plan.kept.resize(p.tasks.size());
@@ -560,7 +611,7 @@ void plan_kept(const cps::Program &p, Plan &plan) {
     const cps::Task &task = p.tasks[t];
     if (!task.fast || !task.local_arrays.empty()) continue;
     KeptForm &k = plan.kept[t];
-    k.frame_words = 2 + int(task.source->vars.size());
+    k.frame_words = fast_frame_words(p, plan, t);
     std::function<void(const anf::StmtList &)> walk = [&](const anf::StmtList &list) {
       for (size_t i = 0; i < list.size(); ++i) {
         const anf::Stmt &st = *list[i];
@@ -655,6 +706,7 @@ Plan make(const cps::Program &p, const EmitOptions &options) {
   Planner planner(p, options, plan);
   for (const cps::Block &b : p.blocks)
     if (b.code >= 0) planner.block(b);
+  plan_accumulate(p, plan);
   plan_kept(p, plan);
   return plan;
 }
@@ -794,6 +846,9 @@ void dump(const cps::Program &p, const Plan &plan, std::ostream &out) {
                            dp->every_iteration_calls ? "; every iteration calls" : "");
       if (!b.notify.empty()) out << "    ends: " << notify(bp.notify) << "\n";
     }
+    if (const FastAccumulate &acc = plan.accumulate[t]; acc.call)
+      out << fmt::format("  form adds and starts again: `{}` then `{}` (accumulator in slot {})\n",
+                         anf::to_kite(*acc.call), anf::to_kite(*acc.ret), acc.slot);
     const KeptForm &kept = plan.kept[t];
     if (kept.kept) {
       out << fmt::format("  kept form: frame of {} longs\n", kept.frame_words);

@@ -163,6 +163,20 @@ struct GraphPlan {
 // A task's sequential form, where a form that stops keeps what it did
 // (print_fast.cpp, "Kept forms"): each frame on the form's stack goes into
 // a record, which goes on as a task once the calls it waits for return.
+// A task's form that calls itself last, adding: `y <- t(..)` right
+// before `return a + y` (or `y + a`), a and y integers of the same type
+// (fib's `return fib(n - 1) + fib(n - 2)`). Where forms do not keep, the
+// form adds a to an accumulator in its frame (slot `slot`, zero where the
+// frame is pushed) and starts its own code again on the call's arguments in
+// the same frame, instead of pushing a frame; its returns add the
+// accumulator. Integer addition wraps, so the sum is the same.
+struct FastAccumulate {
+  const anf::Stmt *call = nullptr;  // none: the form pushes a frame at every call
+  const anf::Stmt *ret = nullptr;
+  const ast::VarDecl *addend = nullptr;  // a
+  int slot = 0;                          // the accumulator's place in the frame
+};
+
 struct KeptForm {
   bool kept = false;    // its frames may go into records
   int frame_words = 0;  // longs of its frame in kite_fast
@@ -183,6 +197,7 @@ struct Plan {
   std::vector<BlockPlan> blocks;     // by block id
   std::vector<GraphPlan> graphs;     // by graph index
   std::vector<Notify> nodes;         // by node: its signal's notifications
+  std::vector<FastAccumulate> accumulate;  // by task
   // Calls of task values, by type: the dispatchers kite_call_value_<index>,
   // in the order of their first call.
   std::vector<const Type *> dispatchers;

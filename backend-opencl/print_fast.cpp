@@ -35,9 +35,6 @@ namespace kite::print {
 
 namespace {
 
-// Longs of a task's frame in kite_fast.
-size_t frame_size(const anf::Task &task) { return 2 + task.vars.size(); }
-
 // A variable's slot in its frame, as an lvalue of raw bits.
 std::string frame_slot(const VarDecl *v) { return fmt::format("s[fp + {}]", 2 + v->id); }
 
@@ -95,11 +92,13 @@ void Printer::emit_fast(std::ostream &out) {
     const anf::Task &task = *p_.tasks[t].source;
     std::ostringstream e;
     e << fmt::format("  case {}: /* {} */\n", t, task.decl->name);
-    e << fmt::format("    if ({} > KITE_FAST_WORDS) return 0L;\n", frame_size(task));
+    e << fmt::format("    if ({} > KITE_FAST_WORDS) return 0L;\n", fast_frame(t));
     e << fmt::format("    s[0] = {}L; s[1] = 0xffffffffL;", place(t, 0));
     for (size_t i = 0; i < task.decl->param_vars.size(); ++i)
       e << fmt::format(" s[{}] = a{};", 2 + task.decl->param_vars[i]->id, i);
-    e << fmt::format(" sp = {};\n    break;\n", frame_size(task));
+    if (const plan::FastAccumulate &acc = plan_.accumulate[t]; acc.call)
+      e << fmt::format(" s[{}] = 0L;", acc.slot);
+    e << fmt::format(" sp = {};\n    break;\n", fast_frame(t));
     s << in_parts(plan_.parts.fast_parts[t], e.str());
   }
   if (keeps)
@@ -146,8 +145,22 @@ void Printer::emit_fast(std::ostream &out) {
   out << s.str();
 }
 
+// Longs of task t's frame in kite_fast: where it goes on, its caller's
+// frame, its variables by id, and its accumulator if it has one.
+size_t Printer::fast_frame(size_t t) const {
+  return 2 + p_.tasks[t].source->vars.size() + (plan_.accumulate[t].call ? 1 : 0);
+}
+
 void Printer::fast_stmts(const StmtList &list, std::ostream &s, int ind) {
-  for (const anf::StmtPtr &st : list) fast_stmt(*st, s, ind);
+  const plan::FastAccumulate &acc = plan_.accumulate[size_t(task_)];
+  for (size_t i = 0; i < list.size(); ++i) {
+    if (list[i].get() == acc.call) {
+      fast_accumulate(*list[i], *list[i + 1], s, ind);
+      ++i;  // the return
+      continue;
+    }
+    fast_stmt(*list[i], s, ind);
+  }
 }
 
 // Kept forms (plan::KeptForm): a stop keeps what the form did.
@@ -384,6 +397,9 @@ void Printer::fast_stmt(const Stmt &st, std::ostream &s, int ind) {
     case StmtKind::Return:
       line(s, ind,
            "rv = " + (st.expr ? to_bits(st.expr->type->forced(), expr(*st.expr)) : "0L") + ";");
+      // With what the code added before it started again (fast_accumulate).
+      if (plan_.accumulate[size_t(task_)].call)
+        line(s, ind, fmt::format("if (!KITE_KEEP) rv = {};", fast_acc_sum("rv")));
       fast_return(s, ind);
       return;
     case StmtKind::If:
@@ -501,6 +517,84 @@ void Printer::fast_case(const Stmt &st, std::ostream &s, int ind) {
   line(s, ind, "}");
 }
 
+// A call's arguments (b<i>), read before anything of the callee's is
+// written, and the callee's leaf answer where it has one (ir/leaf_calls.h):
+// `if (guard) { rv = value; } else {` left open. Returns the indentation of
+// the code of the call proper.
+int Printer::fast_call_arguments(const Stmt &st, std::ostream &s, int ind) {
+  const Expr &call = *st.expr;
+  const TaskDecl *callee = call.children[0]->task;
+  const cps::Task &ct = p_.tasks[size_t(callee->id)];
+  for (size_t i = 0; i < callee->param_vars.size(); ++i)
+    line(s, ind,
+         fmt::format("const long b{} = {};", i,
+                     to_bits(callee->param_vars[i]->type, expr(*call.children[i + 1]))));
+  const ntg::LeafAnswer &leaf = ct.leaf;
+  int in = ind;
+  if (leaf.any()) {
+    std::map<const VarDecl *, std::string> saved = at_;
+    for (size_t i = 0; i < callee->param_vars.size(); ++i)
+      at_[callee->param_vars[i]] = from_bits(callee->param_vars[i]->type, fmt::format("b{}", i));
+    std::string guard;  // errors at the callee's sites, as it would
+    if (leaf.scrutinee) {
+      const Stmt &cs = *ct.source->body[0];
+      line(s, in,
+           fmt::format("KITE_DATA __global long *u = kite_field(c, {}, 0, {}, {});",
+                       expr(*leaf.scrutinee), site(cs.loc), null_name(cs.null_name)));
+      guard = fmt::format("(int)u[0] == {}", leaf.field);
+      if (leaf.binder) at_[leaf.binder] = fmt::format("{}(u, 1)", slot_macro(leaf.binder->type));
+    } else {
+      guard = (leaf.on_false ? "!" : "") + expr(*leaf.guard);
+    }
+    std::string value = to_bits(callee->result_type, expr(*leaf.value));
+    at_ = saved;
+    line(s, in, fmt::format("if ({}) {{", guard));
+    line(s, in + 2, fmt::format("rv = {};", value));
+    line(s, in, "} else {");
+    in += 2;
+  }
+  return in;
+}
+
+// The sum of the accumulator of the running task's frame and `bits`, as
+// raw bits of the task's result type (plan::FastAccumulate), wrapping.
+std::string Printer::fast_acc_sum(const std::string &bits) const {
+  const plan::FastAccumulate &acc = plan_.accumulate[size_t(task_)];
+  if (acc.addend->type->forced()->kind == TypeKind::Long)
+    return fmt::format("as_long((ulong)s[fp + {}] + (ulong)({}))", acc.slot, bits);
+  return fmt::format("(long)as_int((uint)(int)s[fp + {}] + (uint)(int)({}))", acc.slot, bits);
+}
+
+// `y <- t(..)` and `return a + y` in t's own form (plan::FastAccumulate):
+// where forms do not keep, a goes into the frame's accumulator and t's code
+// starts again in the same frame on the call's arguments (a leaf answer
+// returns at once, with the accumulator); where they keep, the call and the
+// return as they are, the accumulator never read.
+void Printer::fast_accumulate(const Stmt &st, const Stmt &ret, std::ostream &s, int ind) {
+  const plan::FastAccumulate &acc = plan_.accumulate[size_t(task_)];
+  const TaskDecl *callee = st.expr->children[0]->task;
+  s << "#if !KITE_KEEP\n";
+  line(s, ind,
+       fmt::format("{{ /* {}; {}: the sum so far, and again */", anf::to_kite(st),
+                   anf::to_kite(ret)));
+  line(s, ind + 2, fmt::format("s[fp + {}] = {};", acc.slot, fast_acc_sum(form_var(acc.addend))));
+  const int in = fast_call_arguments(st, s, ind + 2);
+  line(s, in, "if ((++calls & KITE_FAST_CHECK) == 0 && kite_fast_stop(c)) return 0L;");
+  std::string args;
+  for (size_t i = 0; i < callee->param_vars.size(); ++i)
+    args += fmt::format("{}s[fp + {}] = b{};", i ? " " : "", 2 + callee->param_vars[i]->id, i);
+  if (!args.empty()) line(s, in, args);
+  line(s, in, fmt::format("goto kite_task_{};", task_));
+  if (in > ind + 2) line(s, ind + 2, "}");
+  line(s, ind + 2, fmt::format("rv = {};", fast_acc_sum("rv")));
+  fast_return(s, ind + 2);
+  line(s, ind, "}");
+  s << "#else\n";
+  fast_stmt(st, s, ind);
+  fast_stmt(ret, s, ind);
+  s << "#endif\n";
+}
+
 // A call: its arguments are read before the callee's frame is written, and
 // this task's frame says where it goes on. A callee's leaf answer
 // (ir/leaf_calls.h) is given here without a frame: fib's calls of fib(1)
@@ -509,7 +603,7 @@ void Printer::fast_call(const Stmt &st, std::ostream &s, int ind) {
   const Expr &call = *st.expr;
   const TaskDecl *callee = call.children[0]->task;
   const cps::Task &ct = p_.tasks[size_t(callee->id)];
-  const size_t frame = frame_size(*ct.source);
+  const size_t frame = fast_frame(size_t(callee->id));
   const long here = place(size_t(task_), ++fast_resume_);
   fast_place_[&st] = here;
   line(s, ind, fmt::format("{{ /* {} */", anf::to_kite(st)));
@@ -544,34 +638,8 @@ void Printer::fast_call(const Stmt &st, std::ostream &s, int ind) {
     line(s, ind + 2, "}");
     s << "#endif\n";
   }
-  for (size_t i = 0; i < callee->param_vars.size(); ++i)
-    line(s, ind + 2,
-         fmt::format("const long b{} = {};", i,
-                     to_bits(callee->param_vars[i]->type, expr(*call.children[i + 1]))));
   const ntg::LeafAnswer &leaf = ct.leaf;
-  int in = ind + 2;
-  if (leaf.any()) {
-    std::map<const VarDecl *, std::string> saved = at_;
-    for (size_t i = 0; i < callee->param_vars.size(); ++i)
-      at_[callee->param_vars[i]] = from_bits(callee->param_vars[i]->type, fmt::format("b{}", i));
-    std::string guard;  // errors at the callee's sites, as it would
-    if (leaf.scrutinee) {
-      const Stmt &cs = *ct.source->body[0];
-      line(s, in,
-           fmt::format("KITE_DATA __global long *u = kite_field(c, {}, 0, {}, {});",
-                       expr(*leaf.scrutinee), site(cs.loc), null_name(cs.null_name)));
-      guard = fmt::format("(int)u[0] == {}", leaf.field);
-      if (leaf.binder) at_[leaf.binder] = fmt::format("{}(u, 1)", slot_macro(leaf.binder->type));
-    } else {
-      guard = (leaf.on_false ? "!" : "") + expr(*leaf.guard);
-    }
-    std::string value = to_bits(callee->result_type, expr(*leaf.value));
-    at_ = saved;
-    line(s, in, fmt::format("if ({}) {{", guard));
-    line(s, in + 2, fmt::format("rv = {};", value));
-    line(s, in, "} else {");
-    in += 2;
-  }
+  const int in = fast_call_arguments(st, s, ind + 2);
   if (plan_.keeps()) {
     // A full stack keeps the frames (kept_tail), or the call becomes a
     // task; so does, where the form goes on from a kept frame, a call of a
@@ -598,6 +666,8 @@ void Printer::fast_call(const Stmt &st, std::ostream &s, int ind) {
   std::string push = fmt::format("s[fp] = {}L; s[sp + 1] = fp;", here);
   for (size_t i = 0; i < callee->param_vars.size(); ++i)
     push += fmt::format(" s[sp + {}] = b{};", 2 + callee->param_vars[i]->id, i);
+  if (const plan::FastAccumulate &acc = plan_.accumulate[size_t(callee->id)]; acc.call)
+    push += fmt::format(" s[sp + {}] = 0L;", acc.slot);
   line(s, in, push);
   line(s, in, fmt::format("fp = sp; sp += {};", frame));
   line(s, in, fmt::format("goto kite_task_{};", callee->id));

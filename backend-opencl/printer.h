@@ -130,6 +130,10 @@ class Printer {
   void fast_stmts(const StmtList &list, std::ostream &s, int ind);
   void fast_stmt(const Stmt &st, std::ostream &s, int ind);
   void fast_call(const Stmt &st, std::ostream &s, int ind);
+  int fast_call_arguments(const Stmt &st, std::ostream &s, int ind);
+  void fast_accumulate(const Stmt &call, const Stmt &ret, std::ostream &s, int ind);
+  std::string fast_acc_sum(const std::string &bits) const;
+  size_t fast_frame(size_t t) const;
   void fast_case(const Stmt &st, std::ostream &s, int ind);
   void fast_return(std::ostream &s, int ind);
   void fast_new(const Stmt &st, std::ostream &s, int ind);

@@ -1872,6 +1872,10 @@ class Gen:
             op = self.pick(['&&', '||', '!=', '=='])
         else:
             op = self.pick(['+', '-', '*', '^'] if ret != 'double' else ['+', '-', '*'])
+            # More sums of integers: a form whose last call is its own and
+            # whose result it adds starts again instead (plan::FastAccumulate).
+            if ret in ('int', 'long') and self.chance(0.3):
+                op = '+'
         p = PREC[op]
         if self.chance(0.5):
             c1, c2 = c2, c1
