@@ -562,14 +562,21 @@ void plan_accumulate(const cps::Program &p, Plan &plan) {
     // make them anew above the old ones.)
     if (!task.fast || !task.local_arrays.empty()) continue;
     FastAccumulate &acc = plan.accumulate[t];
+    std::vector<const anf::Stmt *> tails;
     std::function<void(const anf::StmtList &)> walk = [&](const anf::StmtList &list) {
-      for (size_t i = 0; i < list.size() && !acc.call; ++i) {
+      for (size_t i = 0; i < list.size(); ++i) {
         const anf::Stmt &st = *list[i];
         walk(st.body);
         walk(st.else_body);
         for (const anf::CaseBranch &b : st.branches) walk(b.body);
-        if (acc.call || st.kind != anf::StmtKind::Call || !st.target || i + 1 == list.size())
+        if (st.kind != anf::StmtKind::Call || !st.target || i + 1 == list.size()) continue;
+        const anf::Stmt &next = *list[i + 1];
+        if (next.kind == anf::StmtKind::Return && next.expr && next.expr->kind == ExprKind::Name &&
+            !next.expr->task && next.expr->var == st.target->var && st.target->var) {
+          tails.push_back(&st);
           continue;
+        }
+        if (acc.call) continue;
         const Expr &call = *st.expr;
         if (call.children[0]->kind != ExprKind::Name ||
             call.children[0]->task != task.source->decl.get())
@@ -594,6 +601,10 @@ void plan_accumulate(const cps::Program &p, Plan &plan) {
       }
     };
     walk(task.source->body);
+    for (const anf::Stmt *call : tails) {
+      const TaskDecl *callee = call->expr->children[0]->task;
+      if (callee == task.source->decl.get() || !acc.call) acc.tails.insert(call);
+    }
   }
 }
 
@@ -849,6 +860,15 @@ void dump(const cps::Program &p, const Plan &plan, std::ostream &out) {
     if (const FastAccumulate &acc = plan.accumulate[t]; acc.call)
       out << fmt::format("  form adds and starts again: `{}` then `{}` (accumulator in slot {})\n",
                          anf::to_kite(*acc.call), anf::to_kite(*acc.ret), acc.slot);
+    {
+      std::vector<const anf::Stmt *> tails(plan.accumulate[t].tails.begin(),
+                                           plan.accumulate[t].tails.end());
+      std::sort(tails.begin(), tails.end(), [](const anf::Stmt *a, const anf::Stmt *b) {
+        return std::make_pair(a->loc.line, a->loc.col) < std::make_pair(b->loc.line, b->loc.col);
+      });
+      for (const anf::Stmt *call : tails)
+        out << fmt::format("  form's tail call, in its frame: `{}`\n", anf::to_kite(*call));
+    }
     const KeptForm &kept = plan.kept[t];
     if (kept.kept) {
       out << fmt::format("  kept form: frame of {} longs\n", kept.frame_words);

@@ -175,6 +175,12 @@ struct FastAccumulate {
   const anf::Stmt *ret = nullptr;
   const ast::VarDecl *addend = nullptr;  // a
   int slot = 0;                          // the accumulator's place in the frame
+  // Tail calls: `y <- f(..)` right before `return y`. Where forms do not
+  // keep, the callee's frame takes the place of the caller's (the caller's
+  // caller is where it returns): a chain of tail calls runs in one frame.
+  // Of the task itself always; of another task only where this one has no
+  // accumulator (its return would add it).
+  std::set<const anf::Stmt *> tails;
 };
 
 struct KeptForm {

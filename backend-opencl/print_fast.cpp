@@ -159,6 +159,11 @@ void Printer::fast_stmts(const StmtList &list, std::ostream &s, int ind) {
       ++i;  // the return
       continue;
     }
+    if (acc.tails.count(list[i].get())) {
+      fast_tail(*list[i], *list[i + 1], s, ind);
+      ++i;  // the return
+      continue;
+    }
     fast_stmt(*list[i], s, ind);
   }
 }
@@ -587,6 +592,42 @@ void Printer::fast_accumulate(const Stmt &st, const Stmt &ret, std::ostream &s, 
   line(s, in, fmt::format("goto kite_task_{};", task_));
   if (in > ind + 2) line(s, ind + 2, "}");
   line(s, ind + 2, fmt::format("rv = {};", fast_acc_sum("rv")));
+  fast_return(s, ind + 2);
+  line(s, ind, "}");
+  s << "#else\n";
+  fast_stmt(st, s, ind);
+  fast_stmt(ret, s, ind);
+  s << "#endif\n";
+}
+
+// `y <- f(..)` and `return y` (plan::FastAccumulate::tails): where forms
+// do not keep, f's frame takes the place of this task's, which returns
+// where this one would (the task's own: its code starts again on the
+// call's arguments, its accumulator kept); a leaf answer returns at once.
+// Where forms keep, the call and the return as they are.
+void Printer::fast_tail(const Stmt &st, const Stmt &ret, std::ostream &s, int ind) {
+  const TaskDecl *callee = st.expr->children[0]->task;
+  const size_t t = size_t(callee->id);
+  s << "#if !KITE_KEEP\n";
+  line(s, ind, fmt::format("{{ /* {}; {}: in this frame */", anf::to_kite(st), anf::to_kite(ret)));
+  const int in = fast_call_arguments(st, s, ind + 2);
+  line(s, in, "if ((++calls & KITE_FAST_CHECK) == 0 && kite_fast_stop(c)) return 0L;");
+  std::string args;
+  for (size_t i = 0; i < callee->param_vars.size(); ++i)
+    args += fmt::format(" s[fp + {}] = b{};", 2 + callee->param_vars[i]->id, i);
+  if (int(t) == task_) {
+    if (!args.empty()) line(s, in, args.substr(1));
+  } else {
+    const size_t frame = fast_frame(t);
+    line(s, in, fmt::format("if (fp + {} > KITE_FAST_WORDS) return kite_fast_full(c);", frame));
+    if (const plan::FastAccumulate &acc = plan_.accumulate[t]; acc.call)
+      args += fmt::format(" s[fp + {}] = 0L;", acc.slot);
+    line(s, in, fmt::format("s[fp] = {}L;{} sp = fp + {};", place(t, 0), args, frame));
+  }
+  line(s, in, fmt::format("goto kite_task_{};", t));
+  if (in > ind + 2) line(s, ind + 2, "}");
+  if (plan_.accumulate[size_t(task_)].call)
+    line(s, ind + 2, fmt::format("rv = {};", fast_acc_sum("rv")));
   fast_return(s, ind + 2);
   line(s, ind, "}");
   s << "#else\n";

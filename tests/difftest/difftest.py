@@ -87,7 +87,7 @@ class Runner:
         self.lock = threading.Lock()
         self.counts = dict(generated=0, compiled=0, compared=0, mismatches=0, compile_failures=0,
                            bundles=0, bundle_failures=0, with_forms=0, with_families=0,
-                           with_arrays=0, with_builds=0, with_adds=0, errors=0)
+                           with_arrays=0, with_builds=0, with_adds=0, with_tails=0, errors=0)
         self.findings = []
         self.env = dict(os.environ)
         if args.cache:
@@ -217,7 +217,7 @@ class Runner:
         rc, so, _ = run([self.a.kitec, '-w', '--dump-plan', path], self.a.timeout, self.env)
         if rc != 0:
             return
-        adds, seed = set(), None
+        adds, tails, seed = set(), set(), None
         for line in so.splitlines():
             m = re.match(r'task p(-?\d+)_', line)
             if m:
@@ -226,7 +226,10 @@ class Runner:
                 seed = None
             elif 'form adds and starts again' in line and seed is not None:
                 adds.add(seed)
+            elif "form's tail call" in line and seed is not None:
+                tails.add(seed)
         self.count('with_adds', len(adds))
+        self.count('with_tails', len(tails))
 
     def group(self, seeds, progs, work):
         """Runs seeds as one bundle; halves a bundle that fails as a whole."""
@@ -405,6 +408,7 @@ def main():
           f'{c["with_arrays"]} with tasks with arrays of their own that have them, '
           f'{c["with_builds"]} with forms that make heap values, '
           f'{c["with_adds"]} with forms that add and start again, '
+          f'{c["with_tails"]} with tail calls in a form\'s frame, '
           f'{c["errors"]} stopping with a run-time error), {c["compiled"]} compiled, {c["compared"]} compared, '
           f'{c["mismatches"]} mismatches ({c["compile_failures"]} compile failures, '
           f'{c["bundle_failures"]} of {c["bundles"]} bundles failed as a whole) in '

@@ -1877,6 +1877,7 @@ class Gen:
             if ret in ('int', 'long') and self.chance(0.3):
                 op = '+'
         p = PREC[op]
+        call_e = c1
         if self.chance(0.5):
             c1, c2 = c2, c1
         if op == '&&':
@@ -1888,6 +1889,8 @@ class Gen:
         else:
             fn = lambda env, f=c1.fn, g=c2.fn, op=op: arith(ret, op, f(env), g(env))
         re_ = E(f'{c1.at(p)} {op} {c2.at(p + 1)}', p, fn, True)
+        if kind == 'chain' and self.chance(0.3):
+            re_ = call_e  # a tail call (in its form, in the caller's frame)
         if zero == 'rec':
             zl, zf, zn, zt = self.zero_div(ctx)
             lines += zl
