@@ -577,39 +577,24 @@ std::string Printer::fast_acc_sum(const std::string &bits) const {
 // return as they are, the accumulator never read.
 void Printer::fast_accumulate(const Stmt &st, const Stmt &ret, std::ostream &s, int ind) {
   const plan::FastAccumulate &acc = plan_.accumulate[size_t(task_)];
-  const TaskDecl *callee = st.expr->children[0]->task;
-  s << "#if !KITE_KEEP\n";
-  line(s, ind,
-       fmt::format("{{ /* {}; {}: the sum so far, and again */", anf::to_kite(st),
-                   anf::to_kite(ret)));
-  line(s, ind + 2, fmt::format("s[fp + {}] = {};", acc.slot, fast_acc_sum(form_var(acc.addend))));
-  const int in = fast_call_arguments(st, s, ind + 2);
-  line(s, in, "if ((++calls & KITE_FAST_CHECK) == 0 && kite_fast_stop(c)) return 0L;");
-  std::string args;
-  for (size_t i = 0; i < callee->param_vars.size(); ++i)
-    args += fmt::format("{}s[fp + {}] = b{};", i ? " " : "", 2 + callee->param_vars[i]->id, i);
-  if (!args.empty()) line(s, in, args);
-  line(s, in, fmt::format("goto kite_task_{};", task_));
-  if (in > ind + 2) line(s, ind + 2, "}");
-  line(s, ind + 2, fmt::format("rv = {};", fast_acc_sum("rv")));
-  fast_return(s, ind + 2);
-  line(s, ind, "}");
-  s << "#else\n";
-  fast_stmt(st, s, ind);
-  fast_stmt(ret, s, ind);
-  s << "#endif\n";
+  fast_tail(st, ret, s, ind,
+            fmt::format("s[fp + {}] = {};", acc.slot, fast_acc_sum(form_var(acc.addend))),
+            "the sum so far, and again");
 }
 
 // `y <- f(..)` and `return y` (plan::FastAccumulate::tails): where forms
 // do not keep, f's frame takes the place of this task's, which returns
 // where this one would (the task's own: its code starts again on the
 // call's arguments, its accumulator kept); a leaf answer returns at once.
-// Where forms keep, the call and the return as they are.
-void Printer::fast_tail(const Stmt &st, const Stmt &ret, std::ostream &s, int ind) {
+// Where forms keep, the call and the return as they are. `first`: a line
+// the jump's code starts with (fast_accumulate's sum).
+void Printer::fast_tail(const Stmt &st, const Stmt &ret, std::ostream &s, int ind,
+                        const std::string &first, const std::string &what) {
   const TaskDecl *callee = st.expr->children[0]->task;
   const size_t t = size_t(callee->id);
   s << "#if !KITE_KEEP\n";
-  line(s, ind, fmt::format("{{ /* {}; {}: in this frame */", anf::to_kite(st), anf::to_kite(ret)));
+  line(s, ind, fmt::format("{{ /* {}; {}: {} */", anf::to_kite(st), anf::to_kite(ret), what));
+  if (!first.empty()) line(s, ind + 2, first);
   const int in = fast_call_arguments(st, s, ind + 2);
   line(s, in, "if ((++calls & KITE_FAST_CHECK) == 0 && kite_fast_stop(c)) return 0L;");
   std::string args;

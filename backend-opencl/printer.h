@@ -132,7 +132,8 @@ class Printer {
   void fast_call(const Stmt &st, std::ostream &s, int ind);
   int fast_call_arguments(const Stmt &st, std::ostream &s, int ind);
   void fast_accumulate(const Stmt &call, const Stmt &ret, std::ostream &s, int ind);
-  void fast_tail(const Stmt &call, const Stmt &ret, std::ostream &s, int ind);
+  void fast_tail(const Stmt &call, const Stmt &ret, std::ostream &s, int ind,
+                 const std::string &first = "", const std::string &what = "in this frame");
   std::string fast_acc_sum(const std::string &bits) const;
   size_t fast_frame(size_t t) const;
   void fast_case(const Stmt &st, std::ostream &s, int ind);
