@@ -501,6 +501,10 @@ class Planner {
 
 }  // namespace
 
+int Plan::fast_frame_words(const cps::Program &p, size_t t) const {
+  return 2 + int(p.tasks[t].source->vars.size()) + (accumulate[t].call ? 1 : 0);
+}
+
 int Plan::dispatcher(const Type *type) const {
   return int(std::find(dispatchers.begin(), dispatchers.end(), type) - dispatchers.begin());
 }
@@ -608,12 +612,6 @@ void plan_accumulate(const cps::Program &p, Plan &plan) {
   }
 }
 
-// Longs of a task's frame in kite_fast: where it goes on, its caller's
-// frame, its variables, and its accumulator if it has one.
-int fast_frame_words(const cps::Program &p, const Plan &plan, size_t t) {
-  return 2 + int(p.tasks[t].source->vars.size()) + (plan.accumulate[t].call ? 1 : 0);
-}
-
 // Which tasks' forms are kept, and what a stop starts ahead in each.
 void plan_kept(const cps::Program &p, Plan &plan) {
   plan.kept.resize(p.tasks.size());
@@ -622,7 +620,7 @@ void plan_kept(const cps::Program &p, Plan &plan) {
     const cps::Task &task = p.tasks[t];
     if (!task.fast || !task.local_arrays.empty()) continue;
     KeptForm &k = plan.kept[t];
-    k.frame_words = fast_frame_words(p, plan, t);
+    k.frame_words = plan.fast_frame_words(p, t);
     std::function<void(const anf::StmtList &)> walk = [&](const anf::StmtList &list) {
       for (size_t i = 0; i < list.size(); ++i) {
         const anf::Stmt &st = *list[i];

@@ -229,6 +229,9 @@ struct Plan {
   bool split() const { return parts.count > 1; }
   bool has_fast() const { return fast_arity >= 0; }
   bool keeps() const { return kept_words > 0; }
+  // Longs of task t's frame in kite_fast: where it goes on, its caller's
+  // frame, its variables by id, and its accumulator if it has one.
+  int fast_frame_words(const cps::Program &p, size_t t) const;
   // The task whose signal handles node `node`, or with node -1 graph
   // `graph`; -1 for none.
   int signal_task(const cps::Program &p, int node, int graph) const;

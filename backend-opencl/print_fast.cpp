@@ -145,11 +145,8 @@ void Printer::emit_fast(std::ostream &out) {
   out << s.str();
 }
 
-// Longs of task t's frame in kite_fast: where it goes on, its caller's
-// frame, its variables by id, and its accumulator if it has one.
-size_t Printer::fast_frame(size_t t) const {
-  return 2 + p_.tasks[t].source->vars.size() + (plan_.accumulate[t].call ? 1 : 0);
-}
+// Longs of task t's frame in kite_fast (plan::Plan::fast_frame_words).
+size_t Printer::fast_frame(size_t t) const { return size_t(plan_.fast_frame_words(p_, t)); }
 
 void Printer::fast_stmts(const StmtList &list, std::ostream &s, int ind) {
   const plan::FastAccumulate &acc = plan_.accumulate[size_t(task_)];
