@@ -788,7 +788,8 @@ void dump(const cps::Program &p, const Plan &plan, std::ostream &out) {
     out << fmt::format("sequential forms: kite_fast, {} parameters{}\n", plan.fast_arity,
                        plan.fast_computes ? ""
                                           : ", none that wide workers run (each reads "
-                                            "memory, or is called in direct maps only)");
+                                            "memory, makes heap values or loops over a range, "
+                                            "or is called in direct maps only)");
   for (size_t i = 0; i < plan.dispatchers.size(); ++i)
     out << fmt::format("dispatcher kite_call_value_{}: {}\n", i, to_string(plan.dispatchers[i]));
   if (plan.keeps())

@@ -412,17 +412,8 @@ void Printer::fast_stmt(const Stmt &st, std::ostream &s, int ind) {
       line(s, ind, "}");
       return;
     case StmtKind::While:
-      // An iteration counts as a call towards the next look at whether to
-      // stop, so that a loop with no call in it (a leaf's) cannot hold its
-      // form's subtree back from idle workers for long. Only below the
-      // form's first frame: stopping there would only start the same loop
-      // again as a task.
       line(s, ind, "while (" + expr(*st.expr) + ") {");
-      line(s, ind + 2,
-           plan_.keeps()
-               ? "if ((++calls & KITE_FAST_CHECK) == 0 && fp > 0 && kite_fast_stop(c)) { if "
-                 "(!KITE_KEEP) return 0L; kept |= kite_kept_promote(c, s, (int)s[fp + 1]); }"
-               : "if ((++calls & KITE_FAST_CHECK) == 0 && fp > 0 && kite_fast_stop(c)) return 0L;");
+      fast_iteration_look(s, ind + 2);
       fast_stmts(st.body, s, ind + 2);
       line(s, ind, "}");
       return;
@@ -459,12 +450,40 @@ void Printer::fast_new(const Stmt &st, std::ostream &s, int ind) {
   line(s, ind, "}");
 }
 
-// A `for` or `map` over a local array, in order: its collection's place
-// and its index live in the frame, so that a call in its body resumes in
-// the middle of the loop.
+// An iteration of a loop that is not over a local array counts as a call
+// towards the next look at whether to stop (`while`, and `for` over a
+// range), so that a loop with no call in it (a leaf's) cannot hold its
+// form's subtree back from idle workers for long. Only below the form's
+// first frame: stopping there would only start the same loop again as a
+// task.
+void Printer::fast_iteration_look(std::ostream &s, int ind) {
+  line(s, ind,
+       plan_.keeps()
+           ? "if ((++calls & KITE_FAST_CHECK) == 0 && fp > 0 && kite_fast_stop(c)) { if "
+             "(!KITE_KEEP) return 0L; kept |= kite_kept_promote(c, s, (int)s[fp + 1]); }"
+           : "if ((++calls & KITE_FAST_CHECK) == 0 && fp > 0 && kite_fast_stop(c)) return 0L;");
+}
+
+// A `for` or `map` over a local array, or a `for` over a range, in order:
+// its collection (the array's place, or the range) and its index live in
+// the frame, so that a call in its body resumes in the middle of the loop.
 void Printer::fast_loop(const Stmt &st, std::ostream &s, int ind) {
   const VarDecl *coll = st.coll_var, *index = st.index_var, *elem = st.elem_var;
   line(s, ind, fmt::format("/* {} */", anf::to_kite(st)));
+  if (coll->type->kind == TypeKind::Range) {
+    // The range checked where the task form checks it; the element is
+    // first + index, as there.
+    line(s, ind, form_set(coll, to_bits(coll->type, expr(*st.expr))));
+    line(s, ind, form_set(index, "0L"));
+    const std::string i = "(int)" + form_var(index);
+    if (elem) at_[elem] = fmt::format("((int){} + {})", form_var(coll), i);
+    line(s, ind, fmt::format("while ({} < kite_range_length({})) {{", i, form_var(coll)));
+    fast_iteration_look(s, ind + 2);
+    fast_stmts(st.body, s, ind + 2);
+    line(s, ind + 2, form_set(index, form_var(index) + " + 1L"));
+    line(s, ind, "}");
+    return;
+  }
   line(s, ind, form_set(coll, form_var(st.expr->var)));
   line(s, ind, form_set(index, "0L"));
   const std::string base = "(int)" + form_var(coll);

@@ -158,12 +158,14 @@ struct Task {
   // where cps::answered_at_call holds, the caller computes it.
   ntg::LeafAnswer leaf;
   // It has a sequential form (ir/fast_clones.h), and that form reads
-  // fields or elements, or makes structs, unions or tuples, or calls one
-  // that does: wide workers run none of those (device/fast.cl).
+  // fields or elements, or makes structs, unions or tuples, or loops over
+  // a range, or calls one that does: wide workers run none of those
+  // (device/fast.cl).
   bool fast = false;
   bool fast_reads = false;
   bool fast_allocates = false;
-  bool fast_wide_skips() const { return fast_reads || fast_allocates; }
+  bool fast_loops = false;
+  bool fast_wide_skips() const { return fast_reads || fast_allocates || fast_loops; }
 };
 
 // Record layout shared by every task (slots are longs).

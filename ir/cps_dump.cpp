@@ -88,6 +88,7 @@ void dump(const Program &p, std::ostream &out) {
       out << ", has a sequential form"
           << (t.fast_reads       ? " that reads memory"
               : t.fast_allocates ? " that allocates"
+              : t.fast_loops     ? " that loops over a range"
                                  : "");
     out << "\n";
     for (const Graph &g : p.graphs) {

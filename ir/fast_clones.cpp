@@ -162,6 +162,11 @@ bool stmt(Scope &sc, const Stmt &s) {
       return true;
     case StmtKind::For:
     case StmtKind::Map: {
+      // A `for` over a range, run in order: its element is a value that
+      // only reads (an assignment of it is no `settable`'s).
+      if (s.kind == StmtKind::For && s.expr->type &&
+          s.expr->type->forced()->kind == TypeKind::Range)
+        return reads(*s.expr) && body(sc, s.body);
       // A loop over a local array, run in order by the form.
       if (s.expr->kind != ExprKind::Name || !sc.arrays.count(s.expr->var)) return false;
       if (s.kind == StmtKind::For) return body(sc, s.body);
@@ -227,6 +232,21 @@ bool allocates(const anf::StmtList &list) {
   return a.any;
 }
 
+// Whether a form's statements loop over a range (`for (k = [lo, hi])`).
+bool loops_over_ranges(const anf::StmtList &list) {
+  struct Loops : anf::Visitor {
+    bool any = false;
+    using anf::Visitor::visit;
+    void visit(const anf::Stmt &s) override {
+      any = any ||
+            (s.kind == StmtKind::For && s.coll_var && s.coll_var->type->kind == TypeKind::Range);
+      anf::Visitor::visit(s);
+    }
+  } loops;
+  loops.visit(list);
+  return loops.any;
+}
+
 // The tasks a list of statements calls by name.
 void callees(const anf::StmtList &list, std::vector<int> &out) {
   for (const anf::StmtPtr &s : list) {
@@ -262,13 +282,14 @@ void find(cps::Program &blocks) {
     }
   }
   for (size_t t = 0; t < blocks.tasks.size(); ++t) blocks.tasks[t].fast = fast[t];
-  // Which forms read memory or make heap values, themselves or through the
-  // forms they call.
+  // Which forms read memory, make heap values or loop over ranges,
+  // themselves or through the forms they call.
   std::vector<std::vector<int>> calls(blocks.tasks.size());
   for (size_t t = 0; t < blocks.tasks.size(); ++t) {
     if (!fast[t]) continue;
     blocks.tasks[t].fast_reads = reads_memory(blocks.tasks[t].source->body);
     blocks.tasks[t].fast_allocates = allocates(blocks.tasks[t].source->body);
+    blocks.tasks[t].fast_loops = loops_over_ranges(blocks.tasks[t].source->body);
     callees(blocks.tasks[t].source->body, calls[t]);
   }
   for (bool changed = true; changed;) {
@@ -278,9 +299,11 @@ void find(cps::Program &blocks) {
       if (!task.fast) continue;
       for (int callee : calls[t]) {
         const cps::Task &c = blocks.tasks[size_t(callee)];
-        if ((c.fast_reads && !task.fast_reads) || (c.fast_allocates && !task.fast_allocates)) {
+        if ((c.fast_reads && !task.fast_reads) || (c.fast_allocates && !task.fast_allocates) ||
+            (c.fast_loops && !task.fast_loops)) {
           task.fast_reads = task.fast_reads || c.fast_reads;
           task.fast_allocates = task.fast_allocates || c.fast_allocates;
+          task.fast_loops = task.fast_loops || c.fast_loops;
           changed = true;
         }
       }

@@ -13,7 +13,9 @@
 // to arrays, structs, unions and tuples), `if`, `case`, `while`, `return`
 // and calls of tasks with a sequential form, on expressions that compute
 // and read fields and elements (no allocation, print, atomic or task
-// value: ir/effects.h's only_reads); and the task's local arrays
+// value: ir/effects.h's only_reads); `for` over ranges, run in order (a
+// loop that ir/reductions made parallel folds integers, whose sums are
+// the same in any order); and the task's local arrays
 // (cps::Task::local_arrays, of elements it holds): their `new`, `for` and
 // `map` over them (a map run as a loop in order, whose body assigns only
 // its own variables and the element), their elements read and written by

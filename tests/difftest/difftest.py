@@ -87,7 +87,8 @@ class Runner:
         self.lock = threading.Lock()
         self.counts = dict(generated=0, compiled=0, compared=0, mismatches=0, compile_failures=0,
                            bundles=0, bundle_failures=0, with_forms=0, with_families=0,
-                           with_arrays=0, with_builds=0, with_adds=0, with_tails=0, errors=0)
+                           with_arrays=0, with_builds=0, with_adds=0, with_tails=0, with_ranges=0,
+                           errors=0)
         self.findings = []
         self.env = dict(os.environ)
         if args.cache:
@@ -199,10 +200,19 @@ class Runner:
         families = set()
         arrays = set()
         builds = set()
+        ranges = set()
+        # Each task's text in the bundle, for the forms that loop over ranges.
+        with open(path) as f:
+            text = f.read()
+        bodies = {m.group(1): m.group(0) for m in
+                  re.finditer(r'^task (p-?\d+_\w+)\(.*?(?=^task |\Z)', text, re.M | re.S)}
         for line in so.splitlines():
             m = re.match(r'task p(-?\d+)_(\w+):.*has a sequential form', line)
             if m:
                 forms.add(int(m.group(1)))
+                body = bodies.get(f'p{m.group(1)}_{m.group(2)}', '')
+                if re.search(r'for \(\w+ = \[', body):
+                    ranges.add(int(m.group(1)))
                 if m.group(2).startswith('g'):
                     families.add(int(m.group(1)))
                 if m.group(2).startswith('a'):
@@ -213,6 +223,7 @@ class Runner:
         self.count('with_families', len(families))
         self.count('with_arrays', len(arrays))
         self.count('with_builds', len(builds))
+        self.count('with_ranges', len(ranges))
         # Forms that add and start again (plan::FastAccumulate: `kitec --dump-plan`).
         rc, so, _ = run([self.a.kitec, '-w', '--dump-plan', path], self.a.timeout, self.env)
         if rc != 0:
@@ -409,6 +420,7 @@ def main():
           f'{c["with_builds"]} with forms that make heap values, '
           f'{c["with_adds"]} with forms that add and start again, '
           f'{c["with_tails"]} with tail calls in a form\'s frame, '
+          f'{c["with_ranges"]} with forms that loop over ranges, '
           f'{c["errors"]} stopping with a run-time error), {c["compiled"]} compiled, {c["compared"]} compared, '
           f'{c["mismatches"]} mismatches ({c["compile_failures"]} compile failures, '
           f'{c["bundle_failures"]} of {c["bundles"]} bundles failed as a whole) in '

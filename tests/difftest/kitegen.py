@@ -1750,9 +1750,41 @@ class Gen:
         fns.append(run)
         return lines, self.seq(fns)
 
+    def fast_for(self, ctx):
+        """for (k = [lo, hi]) { [acc <- <call> op e;] acc <- acc op f(k); }: a range
+        loop in a sequential form, with a call in its body or none (then
+        ir/reductions may make it parallel in the task form)."""
+        lo = self.r.randint(-3, 3)
+        hi = lo + self.r.randint(-1, 3)
+        k = self.fresh('k')
+        inner = ctx.copy()
+        inner.push()
+        inner.add(Var(k, 'int', mutable=False, kind='index'))
+        body_lines, body_fns = [], []
+        callees = self.fast_callees(ctx)
+        if callees and self.chance(0.6):
+            s = self.fast_call_assign(inner, decl_ok=False, callee=self.pick(callees))
+            if s:
+                body_lines, body_fns = s[0], [s[1]]
+        accs = self.accumulators(inner)
+        if accs and (not body_lines or self.chance(0.5)):
+            more, more_fns = self.accumulate(inner, accs)
+            body_lines += more
+            body_fns += more_fns
+        if not body_lines:
+            return None
+
+        def run(env, lo=lo, hi=hi, k=k, fns=body_fns):
+            for v in range(lo, hi + 1):
+                self.budget.spend()
+                env[k] = v
+                for f in fns:
+                    f(env)
+        return [f'for ({k} = [{lo}, {hi}]) {{ ' + ' '.join(body_lines) + ' }'], run
+
     def fast_stmt(self, ctx, depth):
         opts = [(self.simple_decl, 4), (self.assign_scalar, 3), (self.fast_call_assign, 3),
-                (self.fast_while, 2), (self.early_return, 1)]
+                (self.fast_while, 2), (self.fast_for, 2), (self.early_return, 1)]
         if depth > 0:
             opts.append((lambda c: self.fast_if(c, depth), 3))
         total = sum(w for _, w in opts)
