@@ -1006,17 +1006,23 @@ class Gen:
             fns.append(lambda env, n=acc.name, f=e.fn: env.__setitem__(n, f(env)))
         return lines, fns
 
+    def range_scope(self, ctx, most):
+        """A range [lo, hi] of at most most + 2 elements (none if hi < lo), a fresh
+        loop variable k and the loop body's scope, where k is an index."""
+        lo = self.r.randint(-3, 3)
+        hi = lo + self.r.randint(-1, most)
+        k = self.fresh('k')
+        inner = ctx.copy()
+        inner.push()
+        inner.add(Var(k, 'int', mutable=False, kind='index'))
+        return lo, hi, k, inner
+
     def for_range(self, ctx):
         """for (k = [lo, hi]) { acc <- acc op f(k); ... } over a bounded range."""
         accs = self.accumulators(ctx)
         if not accs:
             return None
-        lo = self.r.randint(-3, 3)
-        hi = lo + self.r.randint(-1, 9)
-        k = self.fresh('k')
-        inner = ctx.copy()
-        inner.push()
-        inner.add(Var(k, 'int', mutable=False, kind='index'))
+        lo, hi, k, inner = self.range_scope(ctx, 9)
         body_lines, body_fns = self.accumulate(inner, accs)
         if self.chance(0.3):
             cond = self.expr(inner, 'bool', 2)
@@ -1754,12 +1760,7 @@ class Gen:
         """for (k = [lo, hi]) { [acc <- <call> op e;] acc <- acc op f(k); }: a range
         loop in a sequential form, with a call in its body or none (then
         ir/reductions may make it parallel in the task form)."""
-        lo = self.r.randint(-3, 3)
-        hi = lo + self.r.randint(-1, 3)
-        k = self.fresh('k')
-        inner = ctx.copy()
-        inner.push()
-        inner.add(Var(k, 'int', mutable=False, kind='index'))
+        lo, hi, k, inner = self.range_scope(ctx, 3)
         body_lines, body_fns = [], []
         callees = self.fast_callees(ctx)
         if callees and self.chance(0.6):
