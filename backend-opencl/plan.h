@@ -160,9 +160,6 @@ struct GraphPlan {
   bool fenced = false;
 };
 
-// A task's sequential form, where a form that stops keeps what it did
-// (print_fast.cpp, "Kept forms"): each frame on the form's stack goes into
-// a record, which goes on as a task once the calls it waits for return.
 // A task's form that calls itself last, adding: `y <- t(..)` right
 // before `return a + y` (or `y + a`), a and y integers of the same type
 // (fib's `return fib(n - 1) + fib(n - 2)`). Where forms do not keep, the
@@ -183,6 +180,9 @@ struct FastAccumulate {
   std::set<const anf::Stmt *> tails;
 };
 
+// A task's sequential form, where a form that stops keeps what it did
+// (print_fast.cpp, "Kept forms"): each frame on the form's stack goes into
+// a record, which goes on as a task once the calls it waits for return.
 struct KeptForm {
   bool kept = false;    // its frames may go into records
   int frame_words = 0;  // longs of its frame in kite_fast

@@ -77,6 +77,11 @@ bool builds(const Expr &e) {
   return ok && names_held(f);
 }
 
+// Whether s is a `for` over a range (`for (k = [lo, hi])`).
+bool over_range(const Stmt &s) {
+  return s.kind == StmtKind::For && s.coll_var && s.coll_var->type->kind == TypeKind::Range;
+}
+
 // Whether v is a plain variable of `task` that a form holds (not a loop's
 // element).
 bool plain(const anf::Task &task, const ast::VarDecl *v) {
@@ -164,9 +169,7 @@ bool stmt(Scope &sc, const Stmt &s) {
     case StmtKind::Map: {
       // A `for` over a range, run in order: its element is a value that
       // only reads (an assignment of it is no `settable`'s).
-      if (s.kind == StmtKind::For && s.expr->type &&
-          s.expr->type->forced()->kind == TypeKind::Range)
-        return reads(*s.expr) && body(sc, s.body);
+      if (over_range(s)) return reads(*s.expr) && body(sc, s.body);
       // A loop over a local array, run in order by the form.
       if (s.expr->kind != ExprKind::Name || !sc.arrays.count(s.expr->var)) return false;
       if (s.kind == StmtKind::For) return body(sc, s.body);
@@ -201,50 +204,34 @@ bool signature(const ast::TaskDecl &decl) {
   return true;
 }
 
-// Whether a form's statements read memory: a field, an element, a length
-// (ir/effects.h) or a `case`'s union tag; not what the tasks they call read.
-bool reads_memory(const anf::StmtList &list) {
-  struct Reads : anf::Visitor {
-    bool any = false;
+// What a form's own statements do that wide workers' rule asks about (not
+// what the tasks they call do): read memory (a field, an element, a length:
+// ir/effects.h; or a `case`'s union tag), make heap values (`builds`), loop
+// over a range.
+struct Traits {
+  bool reads = false;
+  bool allocates = false;
+  bool loops = false;
+};
+
+Traits traits(const anf::StmtList &list) {
+  struct Visit : anf::Visitor {
+    Traits t;
     using anf::Visitor::visit;
     void visit(const anf::Stmt &s) override {
-      any = any || s.kind == StmtKind::Case;
+      t.reads = t.reads || s.kind == StmtKind::Case;
+      t.loops = t.loops || over_range(s);
       anf::Visitor::visit(s);
     }
-    void visit(const Expr &e) override { any = any || effects::of(e).reads; }
-  } reads;
-  reads.visit(list);
-  return reads.any;
-}
-
-// Whether a form's statements make heap values (`builds`).
-bool allocates(const anf::StmtList &list) {
-  struct Allocates : anf::Visitor {
-    bool any = false;
-    using anf::Visitor::visit;
     void visit(const Expr &e) override {
+      t.reads = t.reads || effects::of(e).reads;
       ast::for_each_expr(e, [&](const Expr &x) {
-        any = any || x.kind == ExprKind::Construct || x.kind == ExprKind::Tuple;
+        t.allocates = t.allocates || x.kind == ExprKind::Construct || x.kind == ExprKind::Tuple;
       });
     }
-  } a;
-  a.visit(list);
-  return a.any;
-}
-
-// Whether a form's statements loop over a range (`for (k = [lo, hi])`).
-bool loops_over_ranges(const anf::StmtList &list) {
-  struct Loops : anf::Visitor {
-    bool any = false;
-    using anf::Visitor::visit;
-    void visit(const anf::Stmt &s) override {
-      any = any ||
-            (s.kind == StmtKind::For && s.coll_var && s.coll_var->type->kind == TypeKind::Range);
-      anf::Visitor::visit(s);
-    }
-  } loops;
-  loops.visit(list);
-  return loops.any;
+  } v;
+  v.visit(list);
+  return v.t;
 }
 
 // The tasks a list of statements calls by name.
@@ -287,9 +274,10 @@ void find(cps::Program &blocks) {
   std::vector<std::vector<int>> calls(blocks.tasks.size());
   for (size_t t = 0; t < blocks.tasks.size(); ++t) {
     if (!fast[t]) continue;
-    blocks.tasks[t].fast_reads = reads_memory(blocks.tasks[t].source->body);
-    blocks.tasks[t].fast_allocates = allocates(blocks.tasks[t].source->body);
-    blocks.tasks[t].fast_loops = loops_over_ranges(blocks.tasks[t].source->body);
+    const Traits own = traits(blocks.tasks[t].source->body);
+    blocks.tasks[t].fast_reads = own.reads;
+    blocks.tasks[t].fast_allocates = own.allocates;
+    blocks.tasks[t].fast_loops = own.loops;
     callees(blocks.tasks[t].source->body, calls[t]);
   }
   for (bool changed = true; changed;) {
