@@ -521,6 +521,8 @@ namespace {
 constexpr int kKeptHead = 4;
 constexpr int kMaxKeptSlots = 8;   // bits of the mask a task may use
 constexpr int kMaxKeptWords = 32;  // a larger frame is not kept
+// With its arrays (KeptForm::arrays): records as large where some is kept.
+constexpr int kMaxKeptArrayWords = 48;
 
 // The calls after list[i], a call, that a stop may start as tasks while
 // it runs (KeptForm::ahead): up to the first statement that is not a call
@@ -612,14 +614,79 @@ void plan_accumulate(const cps::Program &p, Plan &plan) {
   }
 }
 
+// Whether the task makes each of its local arrays before its first call
+// and before it assigns a parameter, in the order of the source: a kept
+// frame then holds every array it makes (its call is the place it goes on
+// from), and where one does not fit, its call's arguments are still its
+// parameters' values (print_fast.cpp, fast_new).
+bool arrays_first(const cps::Task &task) {
+  const std::set<const VarDecl *> arrays(task.local_arrays.begin(), task.local_arrays.end());
+  const std::set<const VarDecl *> params(task.source->decl->param_vars.begin(),
+                                         task.source->decl->param_vars.end());
+  bool late = false;  // a call or an assignment of a parameter came first
+  bool ok = true;
+  std::function<void(const anf::StmtList &)> walk = [&](const anf::StmtList &list) {
+    for (const anf::StmtPtr &st : list) {
+      if (st->kind == anf::StmtKind::Let)
+        for (const VarDecl *v : st->vars)
+          if (arrays.count(v) && late) ok = false;
+      if (st->kind == anf::StmtKind::Call ||
+          (st->kind == anf::StmtKind::Set && st->target->kind == ExprKind::Name &&
+           params.count(st->target->var)))
+        late = true;
+      walk(st->body);
+      walk(st->else_body);
+      for (const anf::CaseBranch &b : st->branches) walk(b.body);
+    }
+  };
+  walk(task.source->body);
+  return ok;
+}
+
+// The call of a `map` over one of the task's local arrays whose iterations
+// a stop may start as tasks (KeptForm::maps): the body is the call, its
+// result held in a variable of the body (or the element), and at most the
+// element's assignment of it; the call's arguments read no variable the
+// body binds, and no element.
+const anf::Stmt *map_call(const cps::Task &task, const anf::Stmt &map) {
+  if (map.kind != anf::StmtKind::Map || map.expr->kind != ExprKind::Name ||
+      std::find(task.local_arrays.begin(), task.local_arrays.end(), map.expr->var) ==
+          task.local_arrays.end())
+    return nullptr;
+  std::set<const VarDecl *> bound;
+  const anf::Stmt *call = nullptr;
+  for (const anf::StmtPtr &st : map.body) {
+    if (st->kind == anf::StmtKind::Let && !st->expr && !call) {
+      bound.insert(st->vars.begin(), st->vars.end());
+    } else if (st->kind == anf::StmtKind::Call && !call && st->target &&
+               (bound.count(st->target->var) || st->target->var == map.elem_var)) {
+      call = st.get();
+    } else if (st->kind == anf::StmtKind::Set && call && st->target->kind == ExprKind::Name &&
+               st->target->var == map.elem_var && st->expr->kind == ExprKind::Name &&
+               st->expr->var == call->target->var) {
+    } else {
+      return nullptr;
+    }
+  }
+  if (!call || !call->expr->children[0]->task) return nullptr;
+  bool ok = true;
+  for (size_t a = 1; a < call->expr->children.size(); ++a)
+    ast::for_each_expr(*call->expr->children[a], [&](const Expr &e) {
+      if (e.kind == ExprKind::Name && e.var && (bound.count(e.var) || e.var == map.elem_var))
+        ok = false;
+    });
+  return ok ? call : nullptr;
+}
+
 // Which tasks' forms are kept, and what a stop starts ahead in each.
 void plan_kept(const cps::Program &p, Plan &plan) {
   plan.kept.resize(p.tasks.size());
   if (plan.split()) return;  // not yet: a kept frame would need its part
   for (size_t t = 0; t < p.tasks.size(); ++t) {
     const cps::Task &task = p.tasks[t];
-    if (!task.fast || !task.local_arrays.empty()) continue;
+    if (!task.fast || !arrays_first(task)) continue;
     KeptForm &k = plan.kept[t];
+    k.arrays = !task.local_arrays.empty();
     k.frame_words = plan.fast_frame_words(p, t);
     std::function<void(const anf::StmtList &)> walk = [&](const anf::StmtList &list) {
       for (size_t i = 0; i < list.size(); ++i) {
@@ -635,6 +702,8 @@ void plan_kept(const cps::Program &p, Plan &plan) {
           }
           if (!kept_ahead.empty()) k.ahead[&st] = kept_ahead;
         }
+        if (k.arrays)
+          if (const anf::Stmt *call = map_call(task, st)) k.maps[call] = &st;
         walk(st.body);
         walk(st.else_body);
         for (const anf::CaseBranch &b : st.branches) walk(b.body);
@@ -644,15 +713,20 @@ void plan_kept(const cps::Program &p, Plan &plan) {
     k.kept = true;
   }
   for (const KeptForm &k : plan.kept)
-    if (k.kept) plan.kept_slots = std::max(plan.kept_slots, int(k.index.size()));
+    if (k.kept)
+      plan.kept_slots =
+          std::max(plan.kept_slots, k.maps.empty() ? int(k.index.size()) : kMaxKeptSlots);
   for (KeptForm &k : plan.kept) {
     if (!k.kept) continue;
     const int words = kKeptHead + plan.kept_slots + k.frame_words;
-    if (words > kMaxKeptWords) {
+    if (words > (k.arrays ? kMaxKeptArrayWords : kMaxKeptWords)) {
       k = KeptForm{};
       continue;
     }
     plan.kept_words = std::max({plan.kept_words, words, p.record_words});
+    // Room for the arrays too, checked where they are made.
+    if (k.arrays) plan.kept_words = std::max(plan.kept_words, kMaxKeptArrayWords);
+    plan.keep_by_rule = plan.keep_by_rule || k.arrays;
   }
 }
 
@@ -793,8 +867,9 @@ void dump(const cps::Program &p, const Plan &plan, std::ostream &out) {
   for (size_t i = 0; i < plan.dispatchers.size(); ++i)
     out << fmt::format("dispatcher kite_call_value_{}: {}\n", i, to_string(plan.dispatchers[i]));
   if (plan.keeps())
-    out << fmt::format("kept forms: records of {} longs, {} slots for calls started ahead\n",
-                       plan.kept_words, plan.kept_slots);
+    out << fmt::format("kept forms: records of {} longs, {} slots for calls started ahead{}\n",
+                       plan.kept_words, plan.kept_slots,
+                       plan.keep_by_rule ? "; under the rule too, on narrow workers" : "");
   for (size_t t = 0; t < p.tasks.size(); ++t) {
     const cps::Task &task = p.tasks[t];
     out << fmt::format("task {}\n", task.source->decl->name);
@@ -870,9 +945,13 @@ void dump(const cps::Program &p, const Plan &plan, std::ostream &out) {
     }
     const KeptForm &kept = plan.kept[t];
     if (kept.kept) {
-      out << fmt::format("  kept form: frame of {} longs\n", kept.frame_words);
+      out << fmt::format("  kept form: frame of {} longs{}\n", kept.frame_words,
+                         kept.arrays ? ", and its arrays" : "");
       // In the order of the source.
       std::vector<std::pair<SourceLoc, std::string>> lines;
+      for (const auto &[call, map] : kept.maps)
+        out << fmt::format("    a stop in `{}` starts the later iterations of `{}`\n",
+                           anf::to_kite(*call), anf::to_kite(*map));
       for (const auto &[call, later] : kept.ahead) {
         std::string names;
         for (const anf::Stmt *l : later)

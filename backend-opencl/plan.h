@@ -186,6 +186,10 @@ struct FastAccumulate {
 struct KeptForm {
   bool kept = false;    // its frames may go into records
   int frame_words = 0;  // longs of its frame in kite_fast
+  // Its frames hold arrays of its own (cps::Task::local_arrays), which go
+  // into the record with the frame: all made before its first call, and
+  // before it assigns a parameter.
+  bool arrays = false;
   // By call of the task: the later calls a stop starts as tasks while that
   // call runs, those of the same statement list that run whatever it
   // returns, on arguments that nothing between the two changes.
@@ -193,6 +197,12 @@ struct KeptForm {
   // Such a later call's index: its bit of the record's mask and its
   // result's slot.
   std::map<const anf::Stmt *, int> index;
+  // By call: the `map` over a local array whose body is that call and the
+  // element's assignment of its result (UTS's `c <- node(..)`). A stop
+  // starts the map's later iterations as tasks, iteration j with bit j
+  // and slot 1 + j (j < KITE_KEPT_SLOTS), and the frame takes their results
+  // where it reaches them.
+  std::map<const anf::Stmt *, const anf::Stmt *> maps;
 };
 
 struct Plan {
@@ -224,6 +234,10 @@ struct Plan {
   // slots, then the frame), at most, and at least the program's records'
   // (KITE_RECORD_WORDS); 0: no form keeps what it did.
   int kept_words = 0;
+  // Some kept frame holds arrays: the rule keeps forms too, on narrow
+  // workers (KITE_HAS_KEEP 2), since a form that fills its stack would
+  // otherwise lose every frame and array under it.
+  bool keep_by_rule = false;
 
   bool large() const { return shape == Shape::Large; }
   bool split() const { return parts.count > 1; }

@@ -190,18 +190,25 @@ void Printer::fast_stmts(const StmtList &list, std::ostream &s, int ind) {
 void Printer::kept_tail(std::ostream &s) {
   s << "kite_stop:\n";
   s << "  if (!KITE_KEEP || (c->ctl[KITE_CTL_DONE] | c->ctl[KITE_CTL_STOP])) goto kite_drop;\n";
-  s << "  for (int f = fp; f >= 0; f = (int)s[f + 1])\n"
-       "    if (kite_kept_words(((int)s[f]) >> 16) == 0) goto kite_drop;\n";
+  // Every frame kept, each with its arrays (from its place up to the
+  // frame above) in a record.
+  s << "  for (int f = fp, top = sp; f >= 0; top = f, f = (int)s[f + 1])\n"
+       "    if (kite_kept_words(((int)s[f]) >> 16) == 0 ||\n"
+       "        top - f > KITE_RECORD_STRIDE - KITE_KEPT_FRAME) goto kite_drop;\n";
   s << "  goto kite_keep;\n";
   s << "kite_suspend:\n  pt = -1;\n";
-  s << "kite_keep: {\n    int f = fp, above = -1, upper = -1;\n    for (;;) {\n";
+  // The calls its frames may start ahead start too, where the rule says
+  // others need work (a keep of a full stack, with one worker, keeps its
+  // frames only, which go on with their calls when they are resumed).
+  s << "kite_keep: {\n    int f = fp, above = -1, upper = -1;\n"
+       "    const int starts = kite_fast_stop(c);\n    for (;;) {\n";
   s << "      const int below = (int)s[f + 1], pw = (int)(s[f + 1] >> 32);\n";
   s << "      const int x = pw ? pw - 1 : kite_alloc(c, psite);\n";
   s << "      if (x < 0) {\n        *done = 2;\n        return KITE_NONE;\n      }\n";
   s << "      kite_rec X = KITE_REC(c, x);\n";
   s << "      const long mask = pw ? X[KITE_KEPT_MASK] : 0L;\n";
-  s << "      const long ahead = kite_kept_ahead((int)s[f]) & ~mask;\n";
-  s << "      const int words = kite_kept_words(((int)s[f]) >> 16);\n";
+  s << "      const long ahead = (starts ? kite_kept_ahead(s, f) : 0L) & ~mask;\n";
+  s << "      const int words = (above >= 0 ? above : sp) - f; /* with its arrays */\n";
   s << "      /* A frame's own count becomes the count of the call it makes. */\n";
   s << "      if (!pw)\n        *KITE_COUNTER(X, KITE_KEPT_COUNTER) = 1 + (int)popcount(ahead);\n"
        "      else if (ahead)\n"
@@ -209,6 +216,9 @@ void Printer::kept_tail(std::ostream &s) {
   s << "      X[KITE_KEPT_MASK] = mask | ahead;\n";
   s << "      X[KITE_KEPT_RESULT] = ahead; /* until the call it waits for returns */\n";
   s << "      for (int i = 0; i < words; ++i) X[KITE_KEPT_FRAME + i] = s[f + i];\n";
+  // In the place of the link to the frame below (made again where it goes
+  // on): its longs, and where it was, which its arrays' places count from.
+  s << "      X[KITE_KEPT_FRAME + 1] = (long)(uint)f | ((long)words << 32);\n";
   s << "      if (below < 0 && x != held) X[0] = link;\n";
   s << "      if (upper >= 0) KITE_REC(c, upper)[0] = KITE_KEPT_LINK(x, 0);\n";
   s << "      s[f] = (long)(uint)(int)s[f] | ((long)x << 32);\n";
@@ -242,9 +252,13 @@ void Printer::kept_tail(std::ostream &s) {
   // Goes on from a kept frame, at the bottom of the stack: its own count
   // is back.
   s << "kite_restore: {\n  kite_rec X = KITE_REC(c, held);\n"
-       "  const int words = kite_kept_words(((int)X[KITE_KEPT_FRAME]) >> 16);\n"
-       "  for (int i = 0; i < words; ++i) s[i] = X[KITE_KEPT_FRAME + i];\n"
-       "  fp = 0;\n  sp = words;\n  s[1] = (long)(uint)-1 | ((long)(held + 1) << 32);\n"
+       "  const long at = X[KITE_KEPT_FRAME + 1];\n"
+       "  const int words = (int)(at >> 32);\n"
+       "  for (int i = 0; i < words; ++i) s[i] = X[KITE_KEPT_FRAME + i];\n";
+  if (std::any_of(plan_.kept.begin(), plan_.kept.end(),
+                  [](const plan::KeptForm &k) { return k.arrays; }))
+    s << "  kite_kept_move(s, ((int)s[0]) >> 16, -(int)at);\n";
+  s << "  fp = 0;\n  sp = words;\n  s[1] = (long)(uint)-1 | ((long)(held + 1) << 32);\n"
        "  kept = 1;\n"
        "  *KITE_COUNTER(X, KITE_KEPT_COUNTER) = 1;\n  rv = X[KITE_KEPT_RESULT];\n"
        "  goto kite_next;\n}\n";
@@ -270,9 +284,9 @@ void Printer::kept_helpers(std::ostream &out) {
     if (fast_join_.count(call)) labels += fmt::format("  case {}:\n", fast_join_.at(call));
     return labels;
   };
-  s << "/* Kept forms (print_fast.cpp): the calls a frame waiting at `place` may\n"
-       " * start ahead, as bits of its record's mask. */\n";
-  s << "long kite_kept_ahead(int place) {\n  switch (place) {\n";
+  s << "/* Kept forms (print_fast.cpp): the calls the frame at s[f] may start\n"
+       " * ahead where it waits, as bits of its record's mask. */\n";
+  s << "long kite_kept_ahead(const long *s, int f) {\n  switch ((int)s[f]) {\n";
   for (size_t t = 0; t < p_.tasks.size(); ++t) {
     const plan::KeptForm &k = plan_.kept[t];
     if (!k.kept) continue;
@@ -280,6 +294,16 @@ void Printer::kept_helpers(std::ostream &out) {
       long bits = 0;
       for (const Stmt *later : list) bits |= 1L << k.index.at(later);
       s << places_of(call) << fmt::format("    return {}L;\n", bits);
+    }
+    // A map's later iterations (plan::KeptForm::maps), those with a slot.
+    for (const auto &[call, map] : k.maps) {
+      s << places_of(call);
+      s << fmt::format(
+          "    {{ const int n = min((int)s[(int)s[f + {}]], KITE_KEPT_SLOTS);\n"
+          "      long bits = 0L;\n"
+          "      for (int j = (int)s[f + {}] + 1; j < n; ++j) bits |= 1L << j;\n"
+          "      return bits; }}\n",
+          2 + map->coll_var->id, 2 + map->index_var->id);
     }
   }
   s << "  }\n  return 0L;\n}\n\n";
@@ -289,6 +313,37 @@ void Printer::kept_helpers(std::ostream &out) {
     if (plan_.kept[t].kept)
       s << fmt::format("  case {}:\n    return {};\n", t, plan_.kept[t].frame_words);
   s << "  }\n  return 0;\n}\n\n";
+  if (std::any_of(plan_.kept.begin(), plan_.kept.end(),
+                  [](const plan::KeptForm &k) { return k.arrays; })) {
+    s << "/* A kept frame of task `task` that goes on `by` longs from where it was:\n"
+         " * the places of its arrays (0: not made) move with it. */\n";
+    s << "void kite_kept_move(long *s, int task, int by) {\n  switch (task) {\n";
+    for (size_t t = 0; t < p_.tasks.size(); ++t) {
+      if (!plan_.kept[t].arrays) continue;
+      s << fmt::format("  case {}:\n", t);
+      // The arrays, and the collections of loops over them (fast_loop).
+      std::set<const VarDecl *> places(p_.tasks[t].local_arrays.begin(),
+                                       p_.tasks[t].local_arrays.end());
+      struct Loops : anf::Visitor {
+        std::set<const VarDecl *> *places;
+        using anf::Visitor::visit;
+        void visit(const Stmt &st) override {
+          if ((st.kind == StmtKind::For || st.kind == StmtKind::Map) && st.coll_var &&
+              st.expr->kind == ExprKind::Name && places->count(st.expr->var))
+            places->insert(st.coll_var);
+          anf::Visitor::visit(st);
+        }
+      } loops;
+      loops.places = &places;
+      loops.visit(p_.tasks[t].source->body);
+      std::vector<int> ids;
+      for (const VarDecl *a : places) ids.push_back(a->id);
+      std::sort(ids.begin(), ids.end());
+      for (int id : ids) s << fmt::format("    if (s[{0}] != 0) s[{0}] += by;\n", 2 + id);
+      s << "    return;\n";
+    }
+    s << "  }\n}\n\n";
+  }
   s << "/* The calls `bits` that the frame at s[f] may start ahead where it waits,\n"
        " * started as tasks whose results go to record x. */\n";
   s << "__attribute__((noinline)) void kite_kept_start(kite_ctx *c, long *s, int f, int x, "
@@ -316,25 +371,51 @@ void Printer::kept_helpers(std::ostream &out) {
       }
       s << "    break;\n";
     }
+    for (const auto &[call, map] : k.maps) {
+      // Iteration j's call: the arguments with j for the map's index.
+      s << places_of(call);
+      // The last first: the next iteration is then the newest entry of this
+      // worker's deque, which the frame takes back where no thief took it
+      // (fast_call), and thieves take the last ones.
+      s << fmt::format(
+          "    for (int j = KITE_KEPT_SLOTS - 1; j >= 0; --j)\n"
+          "      if (bits & (1L << j)) {{ /* {} */\n",
+          anf::to_kite(*call));
+      const std::string index = at_[map->index_var];
+      at_[map->index_var] = "j";
+      std::vector<std::string> args;
+      const Expr &callx = *call->expr;
+      for (size_t a = 1; a < callx.children.size(); ++a) args.push_back(expr(*callx.children[a]));
+      at_[map->index_var] = index;
+      // Its slot holds its record until its result comes.
+      kept_spawn(*callx.children[0]->task, args, "KITE_KEPT_LINK(x, 1 + j)",
+                 std::to_string(site(callx.loc)), false, s, 8,
+                 "KITE_REC(c, x)[KITE_KEPT_RESULT + 1 + j] = ch;");
+      s << "      }\n    break;\n";
+    }
     at_ = saved;
   }
   s << "  }\n}\n\n";
-  s << "/* A stop: the oldest frame from s[fp] down that may start calls ahead,\n"
-       " * with every frame below it kept, starts them, in a record of its own\n"
-       " * whose count holds one more, its own; the form goes on. Returns 1\n"
-       " * where it started some. */\n";
+  // (One frame at a time, the oldest first: on the 2-core EPYC, UTS with
+  // two workers ran in 89.6-90.7 ms so, 91.5-92.8 with the oldest frame's
+  // calls alone.)
+  s << "/* A stop: every frame from s[fp] down that may start calls ahead, with\n"
+       " * every frame below it kept, starts them, the oldest first, each in a\n"
+       " * record of its own whose count holds one more, its own; the form goes\n"
+       " * on. Returns 1 where it started some. */\n";
   s << "__attribute__((noinline)) int kite_kept_promote(kite_ctx *c, long *s, int fp) {\n";
+  s << "  int started = 0;\n  for (;; started = 1) {\n";
   s << "  int best = -1;\n  long bits = 0L;\n";
   s << "  for (int f = fp; f >= 0; f = (int)s[f + 1]) {\n";
   s << "    if (kite_kept_words(((int)s[f]) >> 16) == 0) {\n      best = -1;\n      continue;\n"
        "    }\n";
   s << "    const int pw = (int)(s[f + 1] >> 32);\n";
-  s << "    const long b = kite_kept_ahead((int)s[f]) & ~(pw ? KITE_REC(c, pw - 1)[KITE_KEPT_MASK] "
+  s << "    const long b = kite_kept_ahead(s, f) & ~(pw ? KITE_REC(c, pw - 1)[KITE_KEPT_MASK] "
        ": 0L);\n";
   s << "    if (b) {\n      best = f;\n      bits = b;\n    }\n  }\n";
-  s << "  if (best < 0) return 0;\n";
+  s << "  if (best < 0) return started;\n";
   s << "  int x = (int)(s[best + 1] >> 32) - 1;\n";
-  s << "  if (x < 0) {\n    x = kite_alloc(c, -1);\n    if (x < 0) return 0;\n"
+  s << "  if (x < 0) {\n    x = kite_alloc(c, -1);\n    if (x < 0) return started;\n"
        "    *KITE_COUNTER(KITE_REC(c, x), KITE_KEPT_COUNTER) = 1 + (int)popcount(bits);\n"
        "    KITE_REC(c, x)[KITE_KEPT_MASK] = bits;\n"
        "    s[best + 1] = (long)(uint)(int)s[best + 1] | ((long)(x + 1) << 32);\n"
@@ -344,7 +425,7 @@ void Printer::kept_helpers(std::ostream &out) {
        "  }\n";
   s << "  KITE_FENCE(); /* the record, before the calls that signal it */\n";
   s << "  kite_kept_start(c, s, best, x, bits);\n#if KITE_KEEP\n  c->n_kept += 1;\n#endif\n"
-       "  return 1;\n}\n\n";
+       "  }\n}\n\n";
   out << s.str();
 }
 
@@ -354,13 +435,14 @@ void Printer::kept_helpers(std::ostream &out) {
 // `own` ends before anything can signal its record).
 void Printer::kept_spawn(const TaskDecl &callee, const std::vector<std::string> &args,
                          const std::string &link, const std::string &site_, bool ready,
-                         std::ostream &s, int ind) {
+                         std::ostream &s, int ind, const std::string &before_push) {
   const cps::Task &ct = p_.tasks[size_t(callee.id)];
   line(s, ind, fmt::format("{{ const int ch = kite_alloc(c, {});", site_));
   line(s, ind + 2, "if (ch >= 0) {");
   line(s, ind + 4, "kite_rec cf = KITE_REC(c, ch);");
   store_params(callee, args, "cf", s, ind + 4);
   line(s, ind + 4, fmt::format("cf[0] = {};", link));
+  if (!before_push.empty()) line(s, ind + 4, before_push);
   const int code = p_.blocks[ct.entry_block].code;
   line(s, ind + 4,
        ready ? fmt::format("*done = 2;\n{}return KITE_ENTRY({}, ch);",
@@ -438,12 +520,35 @@ void Printer::fast_stmt(const Stmt &st, std::ostream &s, int ind) {
 // its frame: its length, then an element per long, as raw bits, zeroed as
 // the heap's are. It goes when the frame is popped. One that does not fit
 // (or a negative length, which the task form reports) stops the form as a
-// full stack does, and the call becomes a task.
+// full stack does, and the call becomes a task. Where forms keep and the
+// frame is kept with its arrays (plan::KeptForm::arrays), such an array
+// pops the frame instead, before its first call, and its call becomes a
+// task from the frame below, which is kept (kite_stop; the arguments are
+// the parameters, which the task assigns only after its arrays): a form
+// that went on from a kept frame cannot lose its work. There, too, a frame
+// with its arrays must fit a record.
 void Printer::fast_new(const Stmt &st, std::ostream &s, int ind) {
   const VarDecl *a = st.vars[0];
   line(s, ind, fmt::format("{{ /* {} */", anf::to_kite(st)));
   line(s, ind + 2, fmt::format("const int n = {};", expr(*st.expr->children[0])));
-  line(s, ind + 2, "if (n < 0 || sp + 1 + n > KITE_FAST_WORDS) return kite_fast_full(c);");
+  if (!plan_.kept[size_t(task_)].arrays) {
+    line(s, ind + 2, "if (n < 0 || sp + 1 + n > KITE_FAST_WORDS) return kite_fast_full(c);");
+  } else {
+    line(s, ind + 2,
+         "if (n < 0 || sp + 1 + n > KITE_FAST_WORDS || (KITE_KEEP && (held >= 0 || kept) && "
+         "sp + 1 + n - fp > KITE_RECORD_STRIDE - KITE_KEPT_FRAME)) {");
+    const TaskDecl &decl = *p_.tasks[size_t(task_)].source->decl;
+    // (No site of its own: where the record pool is exhausted, as for a
+    // stop's calls started ahead, the error names none.)
+    std::string pend = fmt::format("pt = {}; psite = -1; full = 1;", task_);
+    for (size_t i = 0; i < decl.param_vars.size(); ++i)
+      pend += fmt::format(" pa{} = {};", i, frame_slot(decl.param_vars[i]));
+    line(s, ind + 4, "if (!KITE_KEEP || fp == 0) return kite_fast_full(c);");
+    line(s, ind + 4, pend);
+    line(s, ind + 4, "sp = fp; fp = (int)s[fp + 1];");
+    line(s, ind + 4, "goto kite_stop;");
+    line(s, ind + 2, "}");
+  }
   line(s, ind + 2, "s[sp] = (long)n;");
   line(s, ind + 2, "for (int k = 1; k <= n; ++k) s[sp + k] = 0L;");
   line(s, ind + 2, form_set(a, "(long)sp") + " sp += 1 + n;");
@@ -460,7 +565,8 @@ void Printer::fast_iteration_look(std::ostream &s, int ind) {
   line(s, ind,
        plan_.keeps()
            ? "if ((++calls & KITE_FAST_CHECK) == 0 && fp > 0 && kite_fast_stop(c)) { if "
-             "(!KITE_KEEP) return 0L; kept |= kite_kept_promote(c, s, (int)s[fp + 1]); }"
+             "(!KITE_KEEP) return 0L; if (kite_kept_promote(c, s, (int)s[fp + 1])) kept = 1; "
+             "else if (!kept && held < 0) return 0L; }"
            : "if ((++calls & KITE_FAST_CHECK) == 0 && fp > 0 && kite_fast_stop(c)) return 0L;");
 }
 
@@ -653,7 +759,8 @@ void Printer::fast_call(const Stmt &st, std::ostream &s, int ind) {
   // record of the frame, kept and gone on from at the bottom of the stack.
   const plan::KeptForm &kept = plan_.kept[size_t(task_)];
   const auto ahead = kept.index.find(&st);
-  if (ahead != kept.index.end()) {
+  const auto map = kept.maps.find(&st);
+  if (ahead != kept.index.end() || map != kept.maps.end()) {
     // Where a suspended frame goes on: here, with its copies read again.
     const long join = place(size_t(task_), ++fast_resume_);
     fast_join_[&st] = join;
@@ -663,20 +770,45 @@ void Printer::fast_call(const Stmt &st, std::ostream &s, int ind) {
     line(s, ind + 2,
          fmt::format("if (0) {{ case {}:; {} }}", join,
                      form_reload(*p_.tasks[size_t(task_)].source)));
-    const long bit = 1L << ahead->second;
+    // Its bit and slot: by the call, or by the map's iteration.
+    const std::string j = map != kept.maps.end() ? "(int)" + form_var(map->second->index_var) : "";
+    const std::string bit = !j.empty() ? fmt::format("({} < KITE_KEPT_SLOTS ? 1L << {} : 0L)", j, j)
+                                       : fmt::format("{}L", 1L << ahead->second);
+    const std::string slot = !j.empty() ? "1 + " + j : std::to_string(ahead->second + 1);
     line(s, ind + 2, "const int pw = kept ? (int)(s[fp + 1] >> 32) : 0;");
-    line(s, ind + 2, fmt::format("if (pw && (KITE_REC(c, pw - 1)[KITE_KEPT_MASK] & {}L)) {{", bit));
+    line(s, ind + 2, fmt::format("if (pw && (KITE_REC(c, pw - 1)[KITE_KEPT_MASK] & {})) {{", bit));
     line(s, ind + 4, "kite_rec X = KITE_REC(c, pw - 1);");
-    line(s, ind + 4,
+    int in = ind + 4;
+    if (!j.empty()) {
+      // A map's iteration that no thief took is still the newest entry of
+      // this worker's deque (kite_kept_start): taken back, it is made here
+      // as if never started.
+      const cps::Task &ct = p_.tasks[size_t(callee->id)];
+      s << "#if !KITE_WIDE\n";
+      line(s, in,
+           fmt::format("if (*KITE_COUNTER(X, KITE_KEPT_COUNTER) != 1 && kite_unpush(c, "
+                       "KITE_ENTRY({}, (int)X[KITE_KEPT_RESULT + {}]), KITE_KEPT_LINK(pw - 1, "
+                       "{}))) {{",
+                       p_.blocks[ct.entry_block].code, slot, slot));
+      line(s, in + 2, fmt::format("kite_free(c, (int)X[KITE_KEPT_RESULT + {}]);", slot));
+      line(s, in + 2, "kite_sub(KITE_COUNTER(X, KITE_KEPT_COUNTER), 1);");
+      line(s, in + 2, fmt::format("X[KITE_KEPT_MASK] &= ~{};", bit));
+      line(s, in, "} else");
+      s << "#endif\n";
+      line(s, in, "{");
+      in += 2;
+    }
+    line(s, in,
          fmt::format("if (*KITE_COUNTER(X, KITE_KEPT_COUNTER) != 1) {{ s[fp] = {}L; goto "
                      "kite_suspend; }}",
                      join));
-    line(s, ind + 4, "KITE_FENCE(); /* its result, written before its count */");
-    line(s, ind + 4, fmt::format("X[KITE_KEPT_MASK] &= ~{}L;", bit));
-    line(s, ind + 4, fmt::format("rv = X[KITE_KEPT_RESULT + {}];", ahead->second + 1));
+    line(s, in, "KITE_FENCE(); /* its result, written before its count */");
+    line(s, in, fmt::format("X[KITE_KEPT_MASK] &= ~{};", bit));
+    line(s, in, fmt::format("rv = X[KITE_KEPT_RESULT + {}];", slot));
     // On where the call returns, as a call that returned would: the copies
     // are read again there, and nothing else joins the paths.
-    line(s, ind + 4, fmt::format("goto kite_r{};", here));
+    line(s, in, fmt::format("goto kite_r{};", here));
+    if (in > ind + 4) line(s, ind + 4, "}");
     line(s, ind + 2, "}");
     s << "#endif\n";
   }
@@ -699,7 +831,10 @@ void Printer::fast_call(const Stmt &st, std::ostream &s, int ind) {
     line(s, in, "if ((++calls & KITE_FAST_CHECK) == 0 && kite_fast_stop(c)) {");
     line(s, in + 2, "if (!KITE_KEEP) return 0L;");
     line(s, in + 2, fmt::format("s[fp] = {}L;", here));
-    line(s, in + 2, "kept |= kite_kept_promote(c, s, fp);");
+    // Nothing to start ahead: a form that has kept nothing loses its work,
+    // as one that does not keep.
+    line(s, in + 2,
+         "if (kite_kept_promote(c, s, fp)) kept = 1; else if (!kept && held < 0) return 0L;");
     line(s, in, "}");
   } else {
     line(s, in, fmt::format("if (sp + {} > KITE_FAST_WORDS) return kite_fast_full(c);", frame));
@@ -714,8 +849,9 @@ void Printer::fast_call(const Stmt &st, std::ostream &s, int ind) {
   line(s, in, fmt::format("fp = sp; sp += {};", frame));
   line(s, in, fmt::format("goto kite_task_{};", callee->id));
   line(s, in - 2,
-       ahead != kept.index.end() ? fmt::format("case {0}: kite_r{0}:;", here)
-                                 : fmt::format("case {}:;", here));
+       ahead != kept.index.end() || map != kept.maps.end()
+           ? fmt::format("case {0}: kite_r{0}:;", here)
+           : fmt::format("case {}:;", here));
   // Where the task goes on: its copies, from its frame.
   const std::string reload = form_reload(*p_.tasks[size_t(task_)].source);
   if (!reload.empty()) line(s, in, reload);

@@ -146,7 +146,7 @@ class Printer {
   void kept_helpers(std::ostream &out);
   void kept_spawn(const TaskDecl &callee, const std::vector<std::string> &args,
                   const std::string &link, const std::string &site_, bool ready, std::ostream &s,
-                  int ind);
+                  int ind, const std::string &before_push = "");
 
   // print_maps.cpp
   void emit_map(const cps::Op &op, std::ostream &s, int ind);

@@ -152,16 +152,23 @@
 #define KITE_CODE_FINISH 0x7ffffff0
 /* Kept forms (fast.cl): a sequential form that stops keeps its frames as
  * records, where kitec keeps some task's (KITE_HAS_KEEP) and the program is
- * not in parts, under --fast-calls stop only, for now: measured slower
- * than losing the form's work under the rule (docs/design.md, "Kept
- * forms"). */
+ * not in parts: under --fast-calls stop; and under the rule and `always`
+ * on narrow workers where some kept frame holds arrays of its own
+ * (KITE_HAS_KEEP 2), whose forms would otherwise lose every frame under a
+ * full stack. Elsewhere measured slower than losing the form's work under
+ * the rule (docs/design.md, "Kept forms"). */
 #ifndef KITE_HAS_KEEP
 #define KITE_HAS_KEEP 0
 #endif
 #ifndef KITE_KEPT_SLOTS
 #define KITE_KEPT_SLOTS 0
 #endif
-#define KITE_KEEP (KITE_HAS_KEEP && !KITE_SPLIT && !KITE_STACKS && KITE_FAST == 3)
+#ifndef KITE_FAST /* kite-run --fast-calls (fast.cl); 1: the rule */
+#define KITE_FAST 1
+#endif
+#define KITE_KEEP                                                                        \
+  (KITE_HAS_KEEP && !KITE_SPLIT && !KITE_STACKS &&                                       \
+   (KITE_FAST == 3 || (KITE_HAS_KEEP == 2 && KITE_FAST >= 1 && !KITE_WIDE)))
 /* The code of a kept frame's record: kite_fast goes on from its frame. */
 #define KITE_CODE_KEPT 0x7fffffef
 /* Not queued: kite_fast's caller gives up a suspended frame's own count

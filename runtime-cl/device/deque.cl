@@ -119,6 +119,24 @@ long kite_pop(kite_ctx *c) {
   return won ? e : KITE_NONE;
 }
 
+#if !KITE_WIDE
+/* Entry e taken back, where it is still the newest on this worker's deque
+ * (no thief took it) and its record's link is still `link`: 1; else 0,
+ * and the deque as it was. A kept form's frame takes back an iteration it
+ * started ahead (print_fast.cpp); the link tells its call from a later one
+ * in the same record, once the call has run and its record was reused. */
+int kite_unpush(kite_ctx *c, long e, long link) {
+  volatile __global uint *dc = KITE_DEQUE_CTL(c, c->worker);
+  volatile __global long *q = KITE_DEQUE(c, c->worker);
+  const uint b = dc[KITE_DEQUE_BOTTOM];
+  if (KITE_SPAN(b, dc[KITE_DEQUE_TOP]) <= 0 || q[(b - 1) & c->deque_mask] != e) return 0;
+  const long got = kite_pop(c);
+  if (got == e && KITE_REC(c, (int)got)[0] == link) return 1;
+  if (got != KITE_NONE) kite_push(c, got, -1);
+  return 0;
+}
+#endif
+
 long kite_steal(kite_ctx *c, int victim) {
   volatile __global uint *dc = KITE_DEQUE_CTL(c, victim);
   volatile __global long *q = KITE_DEQUE(c, victim);

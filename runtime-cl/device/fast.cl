@@ -50,9 +50,7 @@
  * a sequential form runs it, unless its stack is full; 3, stop, for tests:
  * as always, and every form stops at every fourth call (where frames are
  * kept, each stop keeps them). */
-#ifndef KITE_FAST
-#define KITE_FAST 1
-#endif
+/* (KITE_FAST's default, 1, is set in config.cl: KITE_KEEP reads it.) */
 #define KITE_FAST_SLACK 2
 #ifndef KITE_FAST_WIDE_SLACK
 #define KITE_FAST_WIDE_SLACK (KITE_LANES / 2)

@@ -160,7 +160,11 @@ void check_blocks_per_round(const char *option, const std::optional<uint64_t> &v
 }
 
 // The shape of a worker: its lanes and its local queue.
-WorkerShape choose_worker_shape(const CommandLine &o, const Device &device, uint32_t record_words) {
+// `wide_words`, `narrow_words`: the longs of a record where workers are
+// wide and where they are narrow (kept forms may need larger records on
+// narrow workers only).
+WorkerShape choose_worker_shape(const CommandLine &o, const Device &device, uint32_t wide_words,
+                                uint32_t narrow_words) {
   WorkerShape w;
   // On a GPU a record that shares a cache line with its neighbours shares
   // the line's traffic too: 32 lanes touch 32 records at once, and their
@@ -170,9 +174,10 @@ WorkerShape choose_worker_shape(const CommandLine &o, const Device &device, uint
   uint64_t align =
       o.record_align.value_or(device.is_cpu() || device.cache_line < 8 ? 8 : device.cache_line);
   const uint32_t per_line = static_cast<uint32_t>(align / 8);
-  w.record_stride = (record_words + per_line - 1) / per_line * per_line;
   w.lanes = static_cast<uint32_t>(
       o.lanes.value_or(device.is_cpu() || device.simd_width == 0 ? 1 : device.simd_width));
+  const uint32_t record_words = w.lanes == 1 ? narrow_words : wide_words;
+  w.record_stride = (record_words + per_line - 1) / per_line * per_line;
   if (w.lanes > device.max_group) {
     throw RunError(fmt::format("--lanes {} is more than the device's work-groups hold ({})",
                                w.lanes, device.max_group));
@@ -531,12 +536,17 @@ int run(const CommandLine &o) {
   // The notice of a kernel build goes to a terminal only, where someone
   // waits for it; logs and tests see the same stderr on every run.
   const bool notice = isatty(STDERR_FILENO) != 0;
-  const WorkerShape worker_shape = choose_worker_shape(
-      o, device,
-      // a kept form's record (--fast-calls stop) may be larger
-      static_cast<uint32_t>(o.fast_calls == "stop"
-                                ? std::max(artifact.record_words, artifact.kept_words)
-                                : artifact.record_words));
+  // A kept form's record may be larger: under --fast-calls stop, and where
+  // kitec keeps frames that hold arrays (KITE_HAS_KEEP 2), under the rule
+  // and `always` too, on narrow workers (runtime-cl/device/config.cl).
+  const bool stop = o.fast_calls == "stop";
+  const bool narrow_keeps =
+      stop ||
+      (o.fast_calls != "never" && header_value(artifact.opencl, "KITE_HAS_KEEP").value_or(0) == 2);
+  const auto kept = static_cast<uint32_t>(std::max(artifact.record_words, artifact.kept_words));
+  const auto plain = static_cast<uint32_t>(artifact.record_words);
+  const WorkerShape worker_shape =
+      choose_worker_shape(o, device, stop ? kept : plain, narrow_keeps ? kept : plain);
   // A program in parts (runtime-cl/device/parts.cl) is built part by part,
   // but whole with lane stacks, whose private records must not wait for
   // another part's launch.
