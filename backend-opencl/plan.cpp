@@ -867,9 +867,10 @@ void dump(const cps::Program &p, const Plan &plan, std::ostream &out) {
   for (size_t i = 0; i < plan.dispatchers.size(); ++i)
     out << fmt::format("dispatcher kite_call_value_{}: {}\n", i, to_string(plan.dispatchers[i]));
   if (plan.keeps())
-    out << fmt::format("kept forms: records of {} longs, {} slots for calls started ahead{}\n",
-                       plan.kept_words, plan.kept_slots,
-                       plan.keep_by_rule ? "; under the rule too, on narrow workers" : "");
+    out << fmt::format(
+        "kept forms: records of {} longs, {} slots for calls started ahead{}\n", plan.kept_words,
+        plan.kept_slots,
+        plan.keep_by_rule ? "; under the rule too, in runs of at most two narrow workers" : "");
   for (size_t t = 0; t < p.tasks.size(); ++t) {
     const cps::Task &task = p.tasks[t];
     out << fmt::format("task {}\n", task.source->decl->name);

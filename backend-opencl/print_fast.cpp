@@ -190,6 +190,17 @@ void Printer::fast_stmts(const StmtList &list, std::ostream &s, int ind) {
 void Printer::kept_tail(std::ostream &s) {
   s << "kite_stop:\n";
   s << "  if (!KITE_KEEP || (c->ctl[KITE_CTL_DONE] | c->ctl[KITE_CTL_STOP])) goto kite_drop;\n";
+  // Under the rule, a full stack of a form that has kept and started
+  // nothing, while others need work, loses it as a form that does not keep
+  // would: its call becomes a task, whose calls the others take. A form
+  // that goes on from a kept frame holds its work until it ends or starts
+  // calls ahead, so keeping one where workers run dry left them idle (UTS
+  // on 16 cores of PoCL: 90-204 ms against 30-35; docs/design.md).
+  s << "  if (KITE_FAST == 1 && full && held < 0 && !kept && kite_fast_stop(c)) goto kite_drop;\n";
+  // A kept full stack makes the worker's next calls tasks, as a lost one
+  // does (kite_fast_full): with two workers, the other takes those (UTS on
+  // the 2-core EPYC: 78-80 ms so, 83-86 without). A lone worker needs none.
+  s << "  if (full && c->num_workers > 1) c->fast_skip = KITE_FAST_SKIP;\n";
   // Every frame kept, each with its arrays (from its place up to the
   // frame above) in a record.
   s << "  for (int f = fp, top = sp; f >= 0; top = f, f = (int)s[f + 1])\n"
@@ -565,8 +576,8 @@ void Printer::fast_iteration_look(std::ostream &s, int ind) {
   line(s, ind,
        plan_.keeps()
            ? "if ((++calls & KITE_FAST_CHECK) == 0 && fp > 0 && kite_fast_stop(c)) { if "
-             "(!KITE_KEEP) return 0L; if (kite_kept_promote(c, s, (int)s[fp + 1])) kept = 1; "
-             "else if (!kept && held < 0) return 0L; }"
+             "(!KITE_KEEP || (held < 0 && !kept)) return 0L; if (KITE_FAST != 1 && "
+             "kite_kept_promote(c, s, (int)s[fp + 1])) kept = 1; }"
            : "if ((++calls & KITE_FAST_CHECK) == 0 && fp > 0 && kite_fast_stop(c)) return 0L;");
 }
 
@@ -821,9 +832,10 @@ void Printer::fast_call(const Stmt &st, std::ostream &s, int ind) {
     line(s, in,
          fmt::format("if ({}sp + {} > KITE_FAST_WORDS) {{",
                      plan_.kept[size_t(callee->id)].kept ? "" : "held >= 0 || ", frame));
+    const int call_site = site(call.loc);
     std::string pend =
         fmt::format("s[fp] = {}L; pt = {}; psite = {}; full = sp + {} > KITE_FAST_WORDS;", here,
-                    callee->id, site(call.loc), frame);
+                    callee->id, call_site, frame);
     for (size_t i = 0; i < callee->param_vars.size(); ++i) pend += fmt::format(" pa{0} = b{0};", i);
     line(s, in + 2, pend);
     line(s, in + 2, "goto kite_stop;");
@@ -831,8 +843,20 @@ void Printer::fast_call(const Stmt &st, std::ostream &s, int ind) {
     line(s, in, "if ((++calls & KITE_FAST_CHECK) == 0 && kite_fast_stop(c)) {");
     line(s, in + 2, "if (!KITE_KEEP) return 0L;");
     line(s, in + 2, fmt::format("s[fp] = {}L;", here));
-    // Nothing to start ahead: a form that has kept nothing loses its work,
-    // as one that does not keep.
+    // Under the rule: a form that has kept nothing loses its work, as one
+    // that does not keep; one that goes on from a kept frame keeps every
+    // frame again, each starting its calls ahead, and this call becomes a
+    // task (kept_tail). Under --fast-calls stop, a stop starts calls ahead
+    // and the form goes on; where there is none to start, a form that has
+    // kept nothing loses its work.
+    line(s, in + 2, "if (KITE_FAST == 1) {");
+    line(s, in + 4, "if (held < 0 && !kept) return 0L;");
+    std::string dissolve = fmt::format("pt = {}; psite = {}; full = 0;", callee->id, call_site);
+    for (size_t i = 0; i < callee->param_vars.size(); ++i)
+      dissolve += fmt::format(" pa{0} = b{0};", i);
+    line(s, in + 4, dissolve);
+    line(s, in + 4, "goto kite_stop;");
+    line(s, in + 2, "}");
     line(s, in + 2,
          "if (kite_kept_promote(c, s, fp)) kept = 1; else if (!kept && held < 0) return 0L;");
     line(s, in, "}");

@@ -155,8 +155,9 @@
  * not in parts: under --fast-calls stop; and under the rule and `always`
  * on narrow workers where some kept frame holds arrays of its own
  * (KITE_HAS_KEEP 2), whose forms would otherwise lose every frame under a
- * full stack. Elsewhere measured slower than losing the form's work under
- * the rule (docs/design.md, "Kept forms"). */
+ * full stack, in a run of at most two workers (KITE_KEEP_RULE, which
+ * kite-run sets). Elsewhere measured slower than losing the form's work
+ * under the rule (docs/design.md, "Kept forms"). */
 #ifndef KITE_HAS_KEEP
 #define KITE_HAS_KEEP 0
 #endif
@@ -166,9 +167,12 @@
 #ifndef KITE_FAST /* kite-run --fast-calls (fast.cl); 1: the rule */
 #define KITE_FAST 1
 #endif
+#ifndef KITE_KEEP_RULE /* kite-run: narrow workers, at most two of them, keep under the rule */
+#define KITE_KEEP_RULE 0
+#endif
 #define KITE_KEEP                                                                        \
   (KITE_HAS_KEEP && !KITE_SPLIT && !KITE_STACKS &&                                       \
-   (KITE_FAST == 3 || (KITE_HAS_KEEP == 2 && KITE_FAST >= 1 && !KITE_WIDE)))
+   (KITE_FAST == 3 || (KITE_HAS_KEEP == 2 && KITE_KEEP_RULE && KITE_FAST >= 1 && !KITE_WIDE)))
 /* The code of a kept frame's record: kite_fast goes on from its frame. */
 #define KITE_CODE_KEPT 0x7fffffef
 /* Not queued: kite_fast's caller gives up a suspended frame's own count

@@ -34,16 +34,19 @@
  * The workers count themselves idle (ctl[IDLE]) only where some worker may
  * run a form (KITE_HAS_FAST, config.cl).
  *
- * Kept forms (KITE_KEEP, under --fast-calls stop only: docs/design.md,
- * "Kept forms"). Where kitec keeps a task's frames (a task that makes no
- * array of its own, whose frame fits a record), a stop starts the later
- * calls of the oldest frame that do not need what its running call returns
- * as tasks, in a record the frame joins where it reaches them, and the
- * form goes on (print_fast.cpp, kite_kept_promote); a frame that reaches
- * one still under way, or a full stack, keeps every frame in a record, and
- * a record goes on as a task (KITE_CODE_KEPT) when every call it waits
- * for has returned. A stop where some frame is not kept loses the form's
- * work as above.
+ * Kept forms (KITE_KEEP: under --fast-calls stop, and on narrow workers
+ * under the rule where some kept frame holds arrays: config.cl,
+ * docs/design.md, "Kept forms"). Where kitec keeps a task's frames (whose
+ * frame fits a record, with its arrays), a stop starts the later calls of
+ * each frame that do not need what its running call returns (and a map's
+ * later iterations) as tasks, in a record the frame joins where it
+ * reaches them, and the form goes on (print_fast.cpp, kite_kept_promote);
+ * a frame that reaches one still under way and not to be taken back
+ * (kite_unpush), or a full stack, keeps every frame in a record, and a
+ * record goes on as a task (KITE_CODE_KEPT) when every call it waits for
+ * has returned. A stop where some frame is not kept, or that finds nothing
+ * to start in a form that has kept nothing, loses the form's work as
+ * above.
  *
  * kite-run --fast-calls (KITE_FAST): 0, never: every call is a task; 1, the
  * rule (the default); 2, always, for tests: every call of a task that has

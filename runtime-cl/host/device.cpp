@@ -535,6 +535,7 @@ DeviceProgram build_program(const Device &device, const std::string &opencl,
   if (shape.map_kernels_min > 0)
     p.options += fmt::format(" -DKITE_OFFLOAD_MIN={}", shape.map_kernels_min);
   if (shape.fast != 1) p.options += fmt::format(" -DKITE_FAST={}", shape.fast);
+  if (shape.keep_rule) p.options += " -DKITE_KEEP_RULE=1";
   if (shape.lanes > 1) {
     p.options +=
         fmt::format(" -DKITE_LANES={} -DKITE_LOCAL_QUEUE={}", shape.lanes, shape.local_queue);

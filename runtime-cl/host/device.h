@@ -60,6 +60,7 @@ struct WorkerShape {
   uint32_t hand_blocks =
       1;              // blocks a wide worker's lane may go on to per round (KITE_HAND_BLOCKS)
   uint32_t fast = 1;  // --fast-calls: 0 never, 1 the rule, 2 always, 3 stop (KITE_FAST, fast.cl)
+  bool keep_rule = false;        // narrow workers keep forms under the rule too (KITE_KEEP_RULE)
   uint32_t max_registers = 0;    // NVIDIA's register limit per work-item; 0: the compiler's
   uint32_t record_stride = 0;    // longs from one record to the next (KITE_RECORD_STRIDE)
   uint32_t map_kernels_min = 0;  // maps this long may run as kernels (KITE_OFFLOAD_MIN); 0: none

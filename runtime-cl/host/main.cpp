@@ -76,6 +76,11 @@ double ms_since(Clock::time_point start) {
 // N-queens(14), tree sum 22, UTS, in ms): 8 per unit 97, 34.8, 10.4, 99; 10: 94, 35.5, 11.8, 100;
 // 12: 96, 36, 13.5, 100; 16 (resident for fib): 107.5 for fib.
 constexpr uint32_t kMaxWorkersPerUnit = 10;
+// Narrow workers keep forms whose frames hold arrays under the rule only in
+// a run of at most this many (docs/design.md, "Kept forms": UTS on the
+// 2-core EPYC, one worker 17% and two 9% faster than losing them; on 8 and
+// 16 cores of the H100 machine's host, slower).
+constexpr uint32_t kKeepWorkers = 2;
 constexpr uint64_t kDefaultPrintBytes = 8ull << 20;  // 1 Mi longs, or more for many workers
 // Half the print buffer is headroom for the prints in flight when one passes
 // the limit: at least this many longs per work-item (a print of 31 items).
@@ -536,17 +541,21 @@ int run(const CommandLine &o) {
   // The notice of a kernel build goes to a terminal only, where someone
   // waits for it; logs and tests see the same stderr on every run.
   const bool notice = isatty(STDERR_FILENO) != 0;
-  // A kept form's record may be larger: under --fast-calls stop, and where
+  // A kept form's record may be larger: under --fast-calls stop; and where
   // kitec keeps frames that hold arrays (KITE_HAS_KEEP 2), under the rule
-  // and `always` too, on narrow workers (runtime-cl/device/config.cl).
+  // and `always` too, on narrow workers of a CPU run with at most
+  // kKeepWorkers of them (KITE_KEEP_RULE, runtime-cl/device/config.cl).
   const bool stop = o.fast_calls == "stop";
-  const bool narrow_keeps =
-      stop ||
-      (o.fast_calls != "never" && header_value(artifact.opencl, "KITE_HAS_KEEP").value_or(0) == 2);
+  const uint32_t cpu_workers =
+      o.workers ? static_cast<uint32_t>(*o.workers) : std::max<cl_uint>(device.compute_units, 1);
+  const bool keep_rule = o.fast_calls != "never" && o.fast_calls != "stop" && device.is_cpu() &&
+                         cpu_workers <= kKeepWorkers &&
+                         header_value(artifact.opencl, "KITE_HAS_KEEP").value_or(0) == 2;
   const auto kept = static_cast<uint32_t>(std::max(artifact.record_words, artifact.kept_words));
   const auto plain = static_cast<uint32_t>(artifact.record_words);
-  const WorkerShape worker_shape =
-      choose_worker_shape(o, device, stop ? kept : plain, narrow_keeps ? kept : plain);
+  WorkerShape worker_shape =
+      choose_worker_shape(o, device, stop ? kept : plain, stop || keep_rule ? kept : plain);
+  worker_shape.keep_rule = keep_rule && worker_shape.lanes == 1;
   // A program in parts (runtime-cl/device/parts.cl) is built part by part,
   // but whole with lane stacks, whose private records must not wait for
   // another part's launch.
