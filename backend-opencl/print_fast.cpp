@@ -407,15 +407,11 @@ void Printer::kept_helpers(std::ostream &out) {
     at_ = saved;
   }
   s << "  }\n}\n\n";
-  // (One frame at a time, the oldest first: on the 2-core EPYC, UTS with
-  // two workers ran in 89.6-90.7 ms so, 91.5-92.8 with the oldest frame's
-  // calls alone.)
-  s << "/* A stop: every frame from s[fp] down that may start calls ahead, with\n"
-       " * every frame below it kept, starts them, the oldest first, each in a\n"
-       " * record of its own whose count holds one more, its own; the form goes\n"
-       " * on. Returns 1 where it started some. */\n";
+  s << "/* A stop: the oldest frame from s[fp] down that may start calls ahead,\n"
+       " * with every frame below it kept, starts them, in a record of its own\n"
+       " * whose count holds one more, its own; the form goes on. Returns 1\n"
+       " * where it started some. */\n";
   s << "__attribute__((noinline)) int kite_kept_promote(kite_ctx *c, long *s, int fp) {\n";
-  s << "  int started = 0;\n  for (;; started = 1) {\n";
   s << "  int best = -1;\n  long bits = 0L;\n";
   s << "  for (int f = fp; f >= 0; f = (int)s[f + 1]) {\n";
   s << "    if (kite_kept_words(((int)s[f]) >> 16) == 0) {\n      best = -1;\n      continue;\n"
@@ -424,9 +420,9 @@ void Printer::kept_helpers(std::ostream &out) {
   s << "    const long b = kite_kept_ahead(s, f) & ~(pw ? KITE_REC(c, pw - 1)[KITE_KEPT_MASK] "
        ": 0L);\n";
   s << "    if (b) {\n      best = f;\n      bits = b;\n    }\n  }\n";
-  s << "  if (best < 0) return started;\n";
+  s << "  if (best < 0) return 0;\n";
   s << "  int x = (int)(s[best + 1] >> 32) - 1;\n";
-  s << "  if (x < 0) {\n    x = kite_alloc(c, -1);\n    if (x < 0) return started;\n"
+  s << "  if (x < 0) {\n    x = kite_alloc(c, -1);\n    if (x < 0) return 0;\n"
        "    *KITE_COUNTER(KITE_REC(c, x), KITE_KEPT_COUNTER) = 1 + (int)popcount(bits);\n"
        "    KITE_REC(c, x)[KITE_KEPT_MASK] = bits;\n"
        "    s[best + 1] = (long)(uint)(int)s[best + 1] | ((long)(x + 1) << 32);\n"
@@ -436,7 +432,7 @@ void Printer::kept_helpers(std::ostream &out) {
        "  }\n";
   s << "  KITE_FENCE(); /* the record, before the calls that signal it */\n";
   s << "  kite_kept_start(c, s, best, x, bits);\n#if KITE_KEEP\n  c->n_kept += 1;\n#endif\n"
-       "  }\n}\n\n";
+       "  return 1;\n}\n\n";
   out << s.str();
 }
 
