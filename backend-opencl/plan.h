@@ -234,9 +234,10 @@ struct Plan {
   // slots, then the frame), at most, and at least the program's records'
   // (KITE_RECORD_WORDS); 0: no form keeps what it did.
   int kept_words = 0;
-  // Some kept frame holds arrays: the rule keeps forms too, on narrow
-  // workers (KITE_HAS_KEEP 2), since a form that fills its stack would
-  // otherwise lose every frame and array under it.
+  // Some kept frame holds arrays and a map whose iterations it may start
+  // ahead (KeptForm::maps): the rule keeps forms too, in runs of at most two
+  // narrow workers (KITE_HAS_KEEP 2), since a form that fills its stack
+  // would otherwise lose every frame and array under it.
   bool keep_by_rule = false;
 
   bool large() const { return shape == Shape::Large; }
