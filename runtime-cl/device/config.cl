@@ -153,11 +153,12 @@
 /* Kept forms (fast.cl): a sequential form that stops keeps its frames as
  * records, where kitec keeps some task's (KITE_HAS_KEEP) and the program is
  * not in parts: under --fast-calls stop; and under the rule and `always`
- * on narrow workers where some kept frame holds arrays of its own
- * (KITE_HAS_KEEP 2), whose forms would otherwise lose every frame under a
- * full stack, in a run of at most two workers (KITE_KEEP_RULE, which
- * kite-run sets). Elsewhere measured slower than losing the form's work
- * under the rule (docs/design.md, "Kept forms"). */
+ * on narrow workers where some kept frame holds arrays of its own and a
+ * map whose iterations it may start ahead (KITE_HAS_KEEP 2), whose forms
+ * would otherwise lose every frame under a full stack, in a run of at most
+ * two workers (KITE_KEEP_RULE, which kite-run sets). Elsewhere measured
+ * slower than losing the form's work under the rule (docs/design.md,
+ * "Kept forms"). */
 #ifndef KITE_HAS_KEEP
 #define KITE_HAS_KEEP 0
 #endif

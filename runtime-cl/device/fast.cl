@@ -35,18 +35,20 @@
  * run a form (KITE_HAS_FAST, config.cl).
  *
  * Kept forms (KITE_KEEP: under --fast-calls stop, and on narrow workers
- * under the rule where some kept frame holds arrays: config.cl,
+ * of a run of at most two under the rule where some kept frame holds
+ * arrays and a map whose iterations it may start: config.cl,
  * docs/design.md, "Kept forms"). Where kitec keeps a task's frames (whose
- * frame fits a record, with its arrays), a stop starts the later calls of
- * each frame that do not need what its running call returns (and a map's
- * later iterations) as tasks, in a record the frame joins where it
- * reaches them, and the form goes on (print_fast.cpp, kite_kept_promote);
- * a frame that reaches one still under way and not to be taken back
- * (kite_unpush), or a full stack, keeps every frame in a record, and a
- * record goes on as a task (KITE_CODE_KEPT) when every call it waits for
- * has returned. A stop where some frame is not kept, or that finds nothing
- * to start in a form that has kept nothing, loses the form's work as
- * above.
+ * frame fits a record, with its arrays), a stop under --fast-calls stop
+ * starts the later calls of the oldest frame that do not need what its
+ * running call returns (or a map's later iterations) as tasks, in a record
+ * the frame joins where it reaches them, and the form goes on
+ * (print_fast.cpp, kite_kept_promote); a frame that reaches one still
+ * under way and not to be taken back (kite_unpush), or a full stack, keeps
+ * every frame in a record, and a record goes on as a task (KITE_CODE_KEPT)
+ * when every call it waits for has returned. Under the rule a stop loses
+ * the work of a form that has kept nothing, and keeps every frame of one
+ * that went on from a kept frame, starting their calls ahead. A stop where
+ * some frame is not kept loses the form's work as above.
  *
  * kite-run --fast-calls (KITE_FAST): 0, never: every call is a task; 1, the
  * rule (the default); 2, always, for tests: every call of a task that has
