@@ -702,14 +702,23 @@ void plan_kept(const cps::Program &p, Plan &plan) {
           }
           if (!kept_ahead.empty()) k.ahead[&st] = kept_ahead;
         }
-        if (k.arrays)
+        if (k.arrays) {
           if (const anf::Stmt *call = map_call(task, st)) k.maps[call] = &st;
+          if ((st.kind == anf::StmtKind::For || st.kind == anf::StmtKind::Map) && st.coll_var &&
+              st.expr->kind == ExprKind::Name &&
+              std::count(task.local_arrays.begin(), task.local_arrays.end(), st.expr->var))
+            k.places.push_back(st.coll_var);
+        }
         walk(st.body);
         walk(st.else_body);
         for (const anf::CaseBranch &b : st.branches) walk(b.body);
       }
     };
     walk(task.source->body);
+    k.places.insert(k.places.end(), task.local_arrays.begin(), task.local_arrays.end());
+    std::sort(k.places.begin(), k.places.end(),
+              [](const VarDecl *a, const VarDecl *b) { return a->id < b->id; });
+    k.places.erase(std::unique(k.places.begin(), k.places.end()), k.places.end());
     k.kept = true;
   }
   for (const KeptForm &k : plan.kept)
@@ -726,6 +735,7 @@ void plan_kept(const cps::Program &p, Plan &plan) {
     plan.kept_words = std::max({plan.kept_words, words, p.record_words});
     // Room for the arrays too, checked where they are made.
     if (k.arrays) plan.kept_words = std::max(plan.kept_words, kMaxKeptArrayWords);
+    plan.kept_arrays = plan.kept_arrays || k.arrays;
     // Under the rule too where such a frame can give work away when it
     // keeps again (its map's later iterations): N-queens' map, whose body
     // is an `if`, has none, and its kernel ran 5% slower with the code

@@ -190,6 +190,10 @@ struct KeptForm {
   // into the record with the frame: all made before its first call, and
   // before it assigns a parameter.
   bool arrays = false;
+  // Then: the variables that hold places on the form's stack, which move
+  // with the frame (kite_kept_move): the arrays, and the collections of
+  // loops over them (print_fast.cpp, fast_loop); by id.
+  std::vector<const ast::VarDecl *> places;
   // By call of the task: the later calls a stop starts as tasks while that
   // call runs, those of the same statement list that run whatever it
   // returns, on arguments that nothing between the two changes.
@@ -239,6 +243,7 @@ struct Plan {
   // narrow workers (KITE_HAS_KEEP 2), since a form that fills its stack
   // would otherwise lose every frame and array under it.
   bool keep_by_rule = false;
+  bool kept_arrays = false;  // some kept frame holds arrays (KeptForm::arrays)
 
   bool large() const { return shape == Shape::Large; }
   bool split() const { return parts.count > 1; }

@@ -266,9 +266,7 @@ void Printer::kept_tail(std::ostream &s) {
        "  const long at = X[KITE_KEPT_FRAME + 1];\n"
        "  const int words = (int)(at >> 32);\n"
        "  for (int i = 0; i < words; ++i) s[i] = X[KITE_KEPT_FRAME + i];\n";
-  if (std::any_of(plan_.kept.begin(), plan_.kept.end(),
-                  [](const plan::KeptForm &k) { return k.arrays; }))
-    s << "  kite_kept_move(s, ((int)s[0]) >> 16, -(int)at);\n";
+  if (plan_.kept_arrays) s << "  kite_kept_move(s, ((int)s[0]) >> 16, -(int)at);\n";
   s << "  fp = 0;\n  sp = words;\n  s[1] = (long)(uint)-1 | ((long)(held + 1) << 32);\n"
        "  kept = 1;\n"
        "  *KITE_COUNTER(X, KITE_KEPT_COUNTER) = 1;\n  rv = X[KITE_KEPT_RESULT];\n"
@@ -324,33 +322,15 @@ void Printer::kept_helpers(std::ostream &out) {
     if (plan_.kept[t].kept)
       s << fmt::format("  case {}:\n    return {};\n", t, plan_.kept[t].frame_words);
   s << "  }\n  return 0;\n}\n\n";
-  if (std::any_of(plan_.kept.begin(), plan_.kept.end(),
-                  [](const plan::KeptForm &k) { return k.arrays; })) {
+  if (plan_.kept_arrays) {
     s << "/* A kept frame of task `task` that goes on `by` longs from where it was:\n"
          " * the places of its arrays (0: not made) move with it. */\n";
     s << "void kite_kept_move(long *s, int task, int by) {\n  switch (task) {\n";
     for (size_t t = 0; t < p_.tasks.size(); ++t) {
       if (!plan_.kept[t].arrays) continue;
       s << fmt::format("  case {}:\n", t);
-      // The arrays, and the collections of loops over them (fast_loop).
-      std::set<const VarDecl *> places(p_.tasks[t].local_arrays.begin(),
-                                       p_.tasks[t].local_arrays.end());
-      struct Loops : anf::Visitor {
-        std::set<const VarDecl *> *places;
-        using anf::Visitor::visit;
-        void visit(const Stmt &st) override {
-          if ((st.kind == StmtKind::For || st.kind == StmtKind::Map) && st.coll_var &&
-              st.expr->kind == ExprKind::Name && places->count(st.expr->var))
-            places->insert(st.coll_var);
-          anf::Visitor::visit(st);
-        }
-      } loops;
-      loops.places = &places;
-      loops.visit(p_.tasks[t].source->body);
-      std::vector<int> ids;
-      for (const VarDecl *a : places) ids.push_back(a->id);
-      std::sort(ids.begin(), ids.end());
-      for (int id : ids) s << fmt::format("    if (s[{0}] != 0) s[{0}] += by;\n", 2 + id);
+      for (const VarDecl *v : plan_.kept[t].places)
+        s << fmt::format("    if (s[{0}] != 0) s[{0}] += by;\n", 2 + v->id);
       s << "    return;\n";
     }
     s << "  }\n}\n\n";
@@ -828,12 +808,12 @@ void Printer::fast_call(const Stmt &st, std::ostream &s, int ind) {
     line(s, in,
          fmt::format("if ({}sp + {} > KITE_FAST_WORDS) {{",
                      plan_.kept[size_t(callee->id)].kept ? "" : "held >= 0 || ", frame));
-    const int call_site = site(call.loc);
-    std::string pend =
-        fmt::format("s[fp] = {}L; pt = {}; psite = {}; full = sp + {} > KITE_FAST_WORDS;", here,
-                    callee->id, call_site, frame);
-    for (size_t i = 0; i < callee->param_vars.size(); ++i) pend += fmt::format(" pa{0} = b{0};", i);
-    line(s, in + 2, pend);
+    // The call, where it becomes a task from a kept frame (kite_keep).
+    std::string pending = fmt::format("pt = {}; psite = {};", callee->id, site(call.loc));
+    for (size_t i = 0; i < callee->param_vars.size(); ++i)
+      pending += fmt::format(" pa{0} = b{0};", i);
+    line(s, in + 2,
+         fmt::format("s[fp] = {}L; {} full = sp + {} > KITE_FAST_WORDS;", here, pending, frame));
     line(s, in + 2, "goto kite_stop;");
     line(s, in, "}");
     line(s, in, "if ((++calls & KITE_FAST_CHECK) == 0 && kite_fast_stop(c)) {");
@@ -847,10 +827,7 @@ void Printer::fast_call(const Stmt &st, std::ostream &s, int ind) {
     // kept nothing loses its work.
     line(s, in + 2, "if (KITE_FAST == 1) {");
     line(s, in + 4, "if (held < 0 && !kept) return 0L;");
-    std::string dissolve = fmt::format("pt = {}; psite = {}; full = 0;", callee->id, call_site);
-    for (size_t i = 0; i < callee->param_vars.size(); ++i)
-      dissolve += fmt::format(" pa{0} = b{0};", i);
-    line(s, in + 4, dissolve);
+    line(s, in + 4, pending + " full = 0;");
     line(s, in + 4, "goto kite_stop;");
     line(s, in + 2, "}");
     line(s, in + 2,

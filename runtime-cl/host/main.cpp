@@ -229,6 +229,13 @@ WorkerShape choose_worker_shape(const CommandLine &o, const Device &device, uint
   return w;
 }
 
+// A CPU's workers: --workers, else one per compute unit (PoCL and the
+// other CPU drivers run one work-group per compute-unit thread until it
+// finishes: more groups than units would never start).
+uint32_t cpu_workers(const CommandLine &o, const Device &device) {
+  return o.workers ? static_cast<uint32_t>(*o.workers) : std::max<cl_uint>(device.compute_units, 1);
+}
+
 // The grid: one worker per resident work-group.
 uint32_t choose_workers(const CommandLine &o, const Device &device, DeviceProgram &program,
                         const Cache &cache, Report &report) {
@@ -237,10 +244,8 @@ uint32_t choose_workers(const CommandLine &o, const Device &device, DeviceProgra
     return static_cast<uint32_t>(*o.workers);
   }
   if (device.is_cpu() && !o.probe) {
-    // PoCL and the other CPU drivers run one work-group per compute-unit
-    // thread until it finishes: more groups than units would never start.
     report.workers_from = "compute units";
-    return std::max<cl_uint>(device.compute_units, 1);
+    return cpu_workers(o, device);
   }
   auto start = Clock::now();
   ProbeResult probe = probe_resident_workers(device, program, cache);
@@ -546,10 +551,8 @@ int run(const CommandLine &o) {
   // and `always` too, on narrow workers of a CPU run with at most
   // kKeepWorkers of them (KITE_KEEP_RULE, runtime-cl/device/config.cl).
   const bool stop = o.fast_calls == "stop";
-  const uint32_t cpu_workers =
-      o.workers ? static_cast<uint32_t>(*o.workers) : std::max<cl_uint>(device.compute_units, 1);
   const bool keep_rule = o.fast_calls != "never" && o.fast_calls != "stop" && device.is_cpu() &&
-                         cpu_workers <= kKeepWorkers &&
+                         cpu_workers(o, device) <= kKeepWorkers &&
                          header_value(artifact.opencl, "KITE_HAS_KEEP").value_or(0) == 2;
   const auto kept = static_cast<uint32_t>(std::max(artifact.record_words, artifact.kept_words));
   const auto plain = static_cast<uint32_t>(artifact.record_words);
