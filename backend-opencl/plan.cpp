@@ -614,6 +614,90 @@ void plan_accumulate(const cps::Program &p, Plan &plan) {
   }
 }
 
+// The tasks whose forms only add up what their calls of themselves return
+// (SumForm).
+void plan_sums(const cps::Program &p, Plan &plan) {
+  plan.sums.resize(p.tasks.size());
+  for (size_t t = 0; t < p.tasks.size(); ++t) {
+    const cps::Task &task = p.tasks[t];
+    if (!task.fast || !task.local_arrays.empty()) continue;
+    const Type *result = task.source->decl->result_type->forced();
+    if (result->kind != TypeKind::Int && result->kind != TypeKind::Long) continue;
+    const TaskDecl *self = task.source->decl.get();
+    auto own_call = [&](const anf::Stmt &st) {
+      const Expr &callee = *st.expr->children[0];
+      return callee.kind == ExprKind::Name && callee.task == self && st.target &&
+             st.target->kind == ExprKind::Name && st.target->var;
+    };
+    std::set<const VarDecl *> results;
+    bool ok = true;
+    std::function<void(const anf::StmtList &, bool)> walk = [&](const anf::StmtList &list,
+                                                                bool loop) {
+      for (size_t i = 0; i < list.size() && ok; ++i) {
+        const anf::Stmt &st = *list[i];
+        if (st.kind != anf::StmtKind::Call) {
+          const bool in_loop = loop || st.kind == anf::StmtKind::While ||
+                               st.kind == anf::StmtKind::For || st.kind == anf::StmtKind::Map;
+          walk(st.body, in_loop);
+          walk(st.else_body, in_loop);
+          for (const anf::CaseBranch &b : st.branches) walk(b.body, in_loop);
+          continue;
+        }
+        // A run of calls of itself, then the return that adds them.
+        std::set<const VarDecl *> run;
+        size_t j = i;
+        for (; j < list.size(); ++j) {
+          const anf::Stmt &s = *list[j];
+          if (s.kind == anf::StmtKind::Let && !s.expr) continue;
+          if (s.kind != anf::StmtKind::Call) break;
+          if (loop || !own_call(s) || !run.insert(s.target->var).second) ok = false;
+        }
+        if (!ok || j == list.size() || list[j]->kind != anf::StmtKind::Return || !list[j]->expr) {
+          ok = false;
+          break;
+        }
+        std::set<const VarDecl *> added;
+        std::function<void(const Expr &)> terms = [&](const Expr &e) {
+          if (e.kind == ExprKind::Binary && e.binop == BinaryOp::Add) {
+            terms(*e.children[0]);
+            terms(*e.children[1]);
+          } else if (e.kind == ExprKind::Name && !e.task && run.count(e.var)) {
+            if (!added.insert(e.var).second) ok = false;
+          }
+        };
+        terms(*list[j]->expr);
+        if (added != run) ok = false;
+        results.insert(run.begin(), run.end());
+        i = j;
+      }
+    };
+    walk(task.source->body, false);
+    if (!ok || results.empty()) continue;
+    // The calls' variables are read only where their returns add them: once
+    // each, in all, and never assigned otherwise.
+    size_t reads = 0;
+    auto count = [&](const Expr &e) {
+      if (e.kind == ExprKind::Name && !e.task && results.count(e.var)) ++reads;
+    };
+    std::function<void(const anf::StmtList &)> scan = [&](const anf::StmtList &list) {
+      for (const anf::StmtPtr &st : list) {
+        if (st->expr) ast::for_each_expr(*st->expr, count);
+        if (st->target && st->kind != anf::StmtKind::Call) {
+          if (st->target->kind == ExprKind::Name && results.count(st->target->var)) ok = false;
+          ast::for_each_expr(*st->target, count);
+        }
+        scan(st->body);
+        scan(st->else_body);
+        for (const anf::CaseBranch &b : st->branches) scan(b.body);
+      }
+    };
+    scan(task.source->body);
+    if (!ok || reads != results.size()) continue;
+    plan.sums[t].sum = true;
+    plan.sums[t].results = std::move(results);
+  }
+}
+
 // Whether the task makes each of its local arrays before its first call
 // and before it assigns a parameter, in the order of the source: a kept
 // frame then holds every array it makes (its call is the place it goes on
@@ -804,6 +888,7 @@ Plan make(const cps::Program &p, const EmitOptions &options) {
   for (const cps::Block &b : p.blocks)
     if (b.code >= 0) planner.block(b);
   plan_accumulate(p, plan);
+  plan_sums(p, plan);
   plan_kept(p, plan);
   return plan;
 }
@@ -945,6 +1030,13 @@ void dump(const cps::Program &p, const Plan &plan, std::ostream &out) {
                            anf::to_kite(*st), st->loc.line, names(dp->iteration, 'v'),
                            dp->every_iteration_calls ? "; every iteration calls" : "");
       if (!b.notify.empty()) out << "    ends: " << notify(bp.notify) << "\n";
+    }
+    if (const SumForm &sum = plan.sums[t]; sum.sum) {
+      std::vector<std::string> names;
+      for (const VarDecl *v : sum.results) names.push_back(v->name);
+      std::sort(names.begin(), names.end());
+      out << fmt::format("  form adds up its calls' results ({}), their calls on a list\n",
+                         fmt::join(names, ", "));
     }
     if (const FastAccumulate &acc = plan.accumulate[t]; acc.call)
       out << fmt::format("  form adds and starts again: `{}` then `{}` (accumulator in slot {})\n",

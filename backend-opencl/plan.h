@@ -180,6 +180,21 @@ struct FastAccumulate {
   std::set<const anf::Stmt *> tails;
 };
 
+// A task whose sequential form only adds up what its calls of itself
+// return (print_fast.cpp, "Sums"): every call in its body is `y <- t(..)`
+// of itself, in a run of such calls (and `let`s) right before `return e`,
+// where e is a sum that adds each of the run's variables once, and no
+// statement reads them otherwise; none inside a loop; an integer result
+// and no arrays of its own. Addition wraps, so the sum of every return's
+// other terms over the whole call tree is the result, in any order: the
+// form keeps the calls still to be made on a list above its frame, and
+// one sum, instead of a frame per call (fib's `return fib(n - 1) + fib(n -
+// 2)`, tree sum's `return sum(b.l) + sum(b.r)`).
+struct SumForm {
+  bool sum = false;
+  std::set<const ast::VarDecl *> results;  // the calls' variables
+};
+
 // A task's sequential form, where a form that stops keeps what it did
 // (print_fast.cpp, "Kept forms"): each frame on the form's stack goes into
 // a record, which goes on as a task once the calls it waits for return.
@@ -218,6 +233,7 @@ struct Plan {
   std::vector<GraphPlan> graphs;     // by graph index
   std::vector<Notify> nodes;         // by node: its signal's notifications
   std::vector<FastAccumulate> accumulate;  // by task
+  std::vector<SumForm> sums;               // by task
   // Calls of task values, by type: the dispatchers kite_call_value_<index>,
   // in the order of their first call.
   std::vector<const Type *> dispatchers;

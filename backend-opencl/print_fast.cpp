@@ -132,7 +132,14 @@ void Printer::emit_fast(std::ostream &out) {
     line(form, 4, "rv = 0L;");
     fast_return(form, 4);
     form << "  }\n";
-    s << in_parts(plan_.parts.fast_parts[t], form.str());
+    std::string text = form.str();
+    if (plan_.sums[t].sum) {
+      // Where forms keep, the frames are what a stop keeps.
+      std::ostringstream sum;
+      fast_sum_form(t, copies, sum);
+      text = "#if !KITE_KEEP\n" + sum.str() + "#else\n" + text + "#endif\n";
+    }
+    s << in_parts(plan_.parts.fast_parts[t], text);
     fast_calls_[t] = fast_resume_;
     at_ = saved;
     fast_base_.clear();
@@ -151,6 +158,14 @@ size_t Printer::fast_frame(size_t t) const { return size_t(plan_.fast_frame_word
 void Printer::fast_stmts(const StmtList &list, std::ostream &s, int ind) {
   const plan::FastAccumulate &acc = plan_.accumulate[size_t(task_)];
   for (size_t i = 0; i < list.size(); ++i) {
+    if (fast_sum_ && list[i]->kind == StmtKind::Call) {
+      i = fast_sum_run(list, i, s, ind);  // the return
+      continue;
+    }
+    if (fast_sum_) {
+      fast_stmt(*list[i], s, ind);
+      continue;
+    }
     if (list[i].get() == acc.call) {
       fast_accumulate(*list[i], *list[i + 1], s, ind);
       ++i;  // the return
@@ -442,6 +457,11 @@ void Printer::kept_spawn(const TaskDecl &callee, const std::vector<std::string> 
 void Printer::fast_stmt(const Stmt &st, std::ostream &s, int ind) {
   switch (st.kind) {
     case StmtKind::Let:
+      if (fast_sum_ && !st.expr &&
+          std::all_of(st.vars.begin(), st.vars.end(), [&](const VarDecl *v) {
+            return plan_.sums[size_t(task_)].results.count(v) != 0;
+          }))
+        return;  // a call's result, never read (fast_sum_run)
       if (st.vars.size() == 1 && fast_base_.count(st.vars[0])) {
         fast_new(st, s, ind);
         return;
@@ -466,6 +486,14 @@ void Printer::fast_stmt(const Stmt &st, std::ostream &s, int ind) {
       return;
     }
     case StmtKind::Return:
+      if (fast_sum_) {  // (fast_sum_form)
+        if (st.expr)
+          line(s, ind,
+               fmt::format("sum = {};",
+                           fast_sum_add(to_bits(st.expr->type->forced(), expr(*st.expr)))));
+        line(s, ind, fmt::format("goto kite_sum_{};", task_));
+        return;
+      }
       line(s, ind,
            "rv = " + (st.expr ? to_bits(st.expr->type->forced(), expr(*st.expr)) : "0L") + ";");
       // With what the code added before it started again (fast_accumulate).
@@ -638,36 +666,50 @@ void Printer::fast_case(const Stmt &st, std::ostream &s, int ind) {
 int Printer::fast_call_arguments(const Stmt &st, std::ostream &s, int ind) {
   const Expr &call = *st.expr;
   const TaskDecl *callee = call.children[0]->task;
-  const cps::Task &ct = p_.tasks[size_t(callee->id)];
-  for (size_t i = 0; i < callee->param_vars.size(); ++i)
+  std::vector<std::string> names;
+  for (size_t i = 0; i < callee->param_vars.size(); ++i) {
+    names.push_back(fmt::format("b{}", i));
     line(s, ind,
          fmt::format("const long b{} = {};", i,
                      to_bits(callee->param_vars[i]->type, expr(*call.children[i + 1]))));
-  const ntg::LeafAnswer &leaf = ct.leaf;
-  int in = ind;
-  if (leaf.any()) {
-    std::map<const VarDecl *, std::string> saved = at_;
-    for (size_t i = 0; i < callee->param_vars.size(); ++i)
-      at_[callee->param_vars[i]] = from_bits(callee->param_vars[i]->type, fmt::format("b{}", i));
-    std::string guard;  // errors at the callee's sites, as it would
-    if (leaf.scrutinee) {
-      const Stmt &cs = *ct.source->body[0];
-      line(s, in,
-           fmt::format("KITE_DATA __global long *u = kite_field(c, {}, 0, {}, {});",
-                       expr(*leaf.scrutinee), site(cs.loc), null_name(cs.null_name)));
-      guard = fmt::format("(int)u[0] == {}", leaf.field);
-      if (leaf.binder) at_[leaf.binder] = fmt::format("{}(u, 1)", slot_macro(leaf.binder->type));
-    } else {
-      guard = (leaf.on_false ? "!" : "") + expr(*leaf.guard);
-    }
-    std::string value = to_bits(callee->result_type, expr(*leaf.value));
-    at_ = saved;
-    line(s, in, fmt::format("if ({}) {{", guard));
-    line(s, in + 2, fmt::format("rv = {};", value));
-    line(s, in, "} else {");
-    in += 2;
   }
-  return in;
+  const std::optional<FastLeaf> leaf = fast_leaf(*callee, names, "u", s, ind);
+  if (!leaf) return ind;
+  line(s, ind, fmt::format("if ({}) {{", leaf->guard));
+  line(s, ind + 2, fmt::format("rv = {};", leaf->value));
+  line(s, ind, "} else {");
+  return ind + 2;
+}
+
+// The leaf answer (ir/leaf_calls.h) of a call of `callee` whose arguments
+// are the raw bits in C variables `args`: what it reads first (a union's
+// tag, through a pointer named `u`, with the callee's errors at its sites)
+// is printed here; its guard and value are returned. None where the
+// callee gives none.
+std::optional<Printer::FastLeaf> Printer::fast_leaf(const TaskDecl &callee,
+                                                    const std::vector<std::string> &args,
+                                                    const std::string &u, std::ostream &s,
+                                                    int ind) {
+  const cps::Task &ct = p_.tasks[size_t(callee.id)];
+  const ntg::LeafAnswer &leaf = ct.leaf;
+  if (!leaf.any()) return std::nullopt;
+  std::map<const VarDecl *, std::string> saved = at_;
+  for (size_t i = 0; i < callee.param_vars.size(); ++i)
+    at_[callee.param_vars[i]] = from_bits(callee.param_vars[i]->type, args[i]);
+  FastLeaf out;
+  if (leaf.scrutinee) {
+    const Stmt &cs = *ct.source->body[0];
+    line(s, ind,
+         fmt::format("KITE_DATA __global long *{} = kite_field(c, {}, 0, {}, {});", u,
+                     expr(*leaf.scrutinee), site(cs.loc), null_name(cs.null_name)));
+    out.guard = fmt::format("(int){}[0] == {}", u, leaf.field);
+    if (leaf.binder) at_[leaf.binder] = fmt::format("{}({}, 1)", slot_macro(leaf.binder->type), u);
+  } else {
+    out.guard = (leaf.on_false ? "!" : "") + expr(*leaf.guard);
+  }
+  out.value = to_bits(callee.result_type, expr(*leaf.value));
+  at_ = saved;
+  return out;
 }
 
 // The sum of the accumulator of the running task's frame and `bits`, as
@@ -855,6 +897,130 @@ void Printer::fast_call(const Stmt &st, std::ostream &s, int ind) {
   if (leaf.any()) line(s, ind + 2, "}");
   if (st.target) line(s, ind + 2, form_set(st.target->var, "rv"));
   line(s, ind, "}");
+}
+
+// Sums (plan::SumForm): a task whose form only adds up what its calls of
+// itself return runs its whole call tree in its own frame. The calls still
+// to be made are a list above the frame, their arguments a slot each (the
+// last of a run's calls pushed first, so that they run in the order of the
+// source, depth first), and `sum` adds up every return's value but for
+// the calls' results: a return adds its value and takes the next call off
+// the list, a run of calls pushes all but its first and goes on with the
+// first in place, and when the list is empty the task returns the sum. A
+// leaf answer is added without going on the list. Every call counts
+// towards the next look at whether to stop, which loses the form's work
+// as any stop does; a full list stops it as a full stack does.
+void Printer::fast_sum_form(size_t t, const std::string &copies, std::ostream &s) {
+  const anf::Task &task = *p_.tasks[t].source;
+  s << fmt::format("  case {}: kite_task_{}: {{ /* task {}, adding up its calls */\n", place(t, 0),
+                   t, task.decl->name);
+  if (!copies.empty()) line(s, 4, "long " + copies + ";");
+  line(s, 4, "const int base = sp;");
+  line(s, 4, "long sum = 0L;");
+  s << fmt::format("  kite_sum_top_{}:;\n", t);
+  line(s, 4, "if ((++calls & KITE_FAST_CHECK) == 0 && kite_fast_stop(c)) return 0L;");
+  fast_sum_ = true;
+  fast_stmts(task.body, s, 4);
+  fast_sum_ = false;
+  s << fmt::format("  kite_sum_{}:;\n", t);
+  const auto &params = task.decl->param_vars;
+  const size_t slots = std::max<size_t>(params.size(), 1);
+  line(s, 4, "if (sp > base) {");
+  line(s, 6, fmt::format("sp -= {};", slots));
+  line(s, 6, fast_sum_next(task, [](size_t i) { return fmt::format("s[sp + {}]", i); }));
+  line(s, 6, fmt::format("goto kite_sum_top_{};", t));
+  line(s, 4, "}");
+  line(s, 4, "rv = sum;");
+  fast_return(s, 4);
+  s << "  }\n";
+}
+
+// The copies of the task's variables for its next call (fast_sum_form):
+// its parameters from `arg(i)`, the rest zero, as a new frame's.
+std::string Printer::fast_sum_next(const anf::Task &task,
+                                   const std::function<std::string(size_t)> &arg) const {
+  std::string next;
+  const auto &params = task.decl->param_vars;
+  for (const VarDecl *v : task.vars) {
+    auto p = std::find(params.begin(), params.end(), v);
+    next += fmt::format("{}{} = {};", next.empty() ? "" : " ", form_var(v),
+                        p != params.end() ? arg(size_t(p - params.begin())) : "0L");
+  }
+  return next;
+}
+
+// A run of calls that the return right after it adds up (fast_sum_form):
+// every call's arguments in order, the return's other terms added, the
+// calls after the first pushed on the list (or their leaf answers added),
+// and the first made in place. Returns the index of the return.
+size_t Printer::fast_sum_run(const StmtList &list, size_t i, std::ostream &s, int ind) {
+  const plan::SumForm &sf = plan_.sums[size_t(task_)];
+  const anf::Task &task = *p_.tasks[size_t(task_)].source;
+  std::vector<const Stmt *> calls;
+  size_t r = i;
+  for (; list[r]->kind != StmtKind::Return; ++r)
+    if (list[r]->kind == StmtKind::Call) calls.push_back(list[r].get());
+  const Stmt &ret = *list[r];
+  std::string what;
+  for (const Stmt *c : calls) what += anf::to_kite(*c) + "; ";
+  line(s, ind, fmt::format("{{ /* {}{}: added up */", what, anf::to_kite(ret)));
+  const auto &params = task.decl->param_vars;
+  std::vector<std::vector<std::string>> args(calls.size());
+  for (size_t k = 0; k < calls.size(); ++k) {
+    const Expr &call = *calls[k]->expr;
+    for (size_t a = 0; a < params.size(); ++a) {
+      args[k].push_back(fmt::format("b{}_{}", k, a));
+      line(s, ind + 2,
+           fmt::format("const long {} = {};", args[k][a],
+                       to_bits(params[a]->type, expr(*call.children[a + 1]))));
+    }
+  }
+  // The return's terms that are not the calls' results.
+  std::function<void(const Expr &)> terms = [&](const Expr &e) {
+    if (e.kind == ExprKind::Binary && e.binop == BinaryOp::Add) {
+      terms(*e.children[0]);
+      terms(*e.children[1]);
+    } else if (!(e.kind == ExprKind::Name && !e.task && sf.results.count(e.var))) {
+      line(s, ind + 2, fmt::format("sum = {};", fast_sum_add(to_bits(e.type->forced(), expr(e)))));
+    }
+  };
+  terms(*ret.expr);
+  const TaskDecl &self = *task.decl;
+  const size_t slots = std::max<size_t>(params.size(), 1);
+  for (size_t k = calls.size(); k-- > 0;) {
+    line(s, ind + 2, "{");
+    int in = ind + 4;
+    const std::optional<FastLeaf> leaf = fast_leaf(self, args[k], "u", s, in);
+    if (leaf) {
+      line(s, in, fmt::format("if ({}) {{", leaf->guard));
+      line(s, in + 2, fmt::format("sum = {};", fast_sum_add(leaf->value)));
+      if (k == 0) line(s, in + 2, fmt::format("goto kite_sum_{};", task_));
+      line(s, in, "} else {");
+      in += 2;
+    }
+    if (k > 0) {
+      line(s, in, fmt::format("if (sp + {} > KITE_FAST_WORDS) return kite_fast_full(c);", slots));
+      std::string push;
+      for (size_t a = 0; a < args[k].size(); ++a)
+        push += fmt::format("s[sp + {}] = {}; ", a, args[k][a]);
+      line(s, in, fmt::format("{}sp += {};", push, slots));
+    } else {
+      line(s, in, fast_sum_next(task, [&](size_t a) { return args[0][a]; }));
+      line(s, in, fmt::format("goto kite_sum_top_{};", task_));
+    }
+    if (leaf) line(s, in - 2, "}");
+    line(s, ind + 2, "}");
+  }
+  line(s, ind, "}");
+  return r;
+}
+
+// `sum` plus `bits`, raw bits of the running task's integer result,
+// wrapping (fast_sum_form).
+std::string Printer::fast_sum_add(const std::string &bits) const {
+  const Type *type = p_.tasks[size_t(task_)].source->decl->result_type->forced();
+  if (type->kind == TypeKind::Long) return fmt::format("as_long((ulong)sum + (ulong)({}))", bits);
+  return fmt::format("(long)as_int((uint)(int)sum + (uint)(int)({}))", bits);
 }
 
 // The task returns rv: its frame is popped, and its caller goes on, or

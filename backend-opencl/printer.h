@@ -15,7 +15,9 @@
 //   emit.cpp          the artifact: its header's counts, the runtime, the rest
 #pragma once
 
+#include <functional>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -131,6 +133,16 @@ class Printer {
   void fast_stmt(const Stmt &st, std::ostream &s, int ind);
   void fast_call(const Stmt &st, std::ostream &s, int ind);
   int fast_call_arguments(const Stmt &st, std::ostream &s, int ind);
+  struct FastLeaf {
+    std::string guard, value;
+  };
+  std::optional<FastLeaf> fast_leaf(const TaskDecl &callee, const std::vector<std::string> &args,
+                                    const std::string &u, std::ostream &s, int ind);
+  void fast_sum_form(size_t t, const std::string &copies, std::ostream &s);
+  size_t fast_sum_run(const StmtList &list, size_t i, std::ostream &s, int ind);
+  std::string fast_sum_add(const std::string &bits) const;
+  std::string fast_sum_next(const anf::Task &task,
+                            const std::function<std::string(size_t)> &arg) const;
   void fast_accumulate(const Stmt &call, const Stmt &ret, std::ostream &s, int ind);
   void fast_tail(const Stmt &call, const Stmt &ret, std::ostream &s, int ind,
                  const std::string &first = "", const std::string &what = "in this frame");
@@ -200,6 +212,7 @@ class Printer {
   const Stmt *skip_writes_of_ = nullptr;       // a scan whose element writes are left out
   std::map<const VarDecl *, std::string> at_;  // a loop variable's value in a bounds proof;
                                                // a variable's slot in a sequential form
+  bool fast_sum_ = false;        // printing a form that adds up its calls (plan::SumForm)
   int fast_resume_ = 0;          // resume points so far in the sequential form being printed
   std::vector<int> fast_calls_;  // by task: its form's resume points
   std::map<const Stmt *, long> fast_place_;  // a form's call: where its caller goes on

@@ -87,7 +87,7 @@ class Runner:
         self.lock = threading.Lock()
         self.counts = dict(generated=0, compiled=0, compared=0, mismatches=0, compile_failures=0,
                            bundles=0, bundle_failures=0, with_forms=0, with_families=0,
-                           with_arrays=0, with_builds=0, with_adds=0, with_tails=0, with_ranges=0,
+                           with_arrays=0, with_builds=0, with_adds=0, with_sums=0, with_tails=0, with_ranges=0,
                            errors=0)
         self.findings = []
         self.env = dict(os.environ)
@@ -224,11 +224,12 @@ class Runner:
         self.count('with_arrays', len(arrays))
         self.count('with_builds', len(builds))
         self.count('with_ranges', len(ranges))
-        # Forms that add and start again (plan::FastAccumulate: `kitec --dump-plan`).
+        # Forms that add and start again (plan::FastAccumulate), that add up
+        # their calls (plan::SumForm): `kitec --dump-plan`.
         rc, so, _ = run([self.a.kitec, '-w', '--dump-plan', path], self.a.timeout, self.env)
         if rc != 0:
             return
-        adds, tails, seed = set(), set(), None
+        adds, sums, tails, seed = set(), set(), set(), None
         for line in so.splitlines():
             m = re.match(r'task p(-?\d+)_', line)
             if m:
@@ -237,9 +238,12 @@ class Runner:
                 seed = None
             elif 'form adds and starts again' in line and seed is not None:
                 adds.add(seed)
+            elif "form adds up its calls' results" in line and seed is not None:
+                sums.add(seed)
             elif "form's tail call" in line and seed is not None:
                 tails.add(seed)
         self.count('with_adds', len(adds))
+        self.count('with_sums', len(sums))
         self.count('with_tails', len(tails))
 
     def group(self, seeds, progs, work):
@@ -419,6 +423,7 @@ def main():
           f'{c["with_arrays"]} with tasks with arrays of their own that have them, '
           f'{c["with_builds"]} with forms that make heap values, '
           f'{c["with_adds"]} with forms that add and start again, '
+          f'{c["with_sums"]} with forms that add up their calls, '
           f'{c["with_tails"]} with tail calls in a form\'s frame, '
           f'{c["with_ranges"]} with forms that loop over ranges, '
           f'{c["errors"]} stopping with a run-time error), {c["compiled"]} compiled, {c["compared"]} compared, '

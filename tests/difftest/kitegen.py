@@ -18,6 +18,7 @@ import argparse
 import math
 import random
 import struct
+import functools
 import sys
 
 INT_MIN, INT_MAX = -(1 << 31), (1 << 31) - 1
@@ -1870,6 +1871,8 @@ class Gen:
         ret = tk.ret
         ctx = Ctx(tk, ret)
         ctx.can_return = True
+        # a sum calls nothing but itself, in its return (plan::SumForm)
+        ctx.no_calls = kind == 'sum'
         for pn, pt in tk.params:
             ctx.add(Var(pn, pt, mutable=False, kind='param'))
         lines, fns = self.maybe(lambda: self.fast_stmt(ctx, 1))
@@ -1895,6 +1898,20 @@ class Gen:
             lines += s[0]
             rec_fns.append(s[1])
         ctx.depth_var = 'd'
+        if kind == 'sum':
+            # one to three calls of itself and perhaps a term of its own,
+            # added up in any order
+            p = PREC['+']
+            terms = [self.call_task(ctx, tk, p + 1) for _ in range(self.r.randint(1, 3))]
+            terms = [t for t in terms if t]
+            if not terms or self.chance(0.5):
+                terms.append(self.expr(ctx, ret, p + 1))
+            self.r.shuffle(terms)
+            re_ = E(' + '.join(t.at(p + 1) for t in terms), p,
+                    lambda env, fs=[t.fn for t in terms]: functools.reduce(
+                        lambda a, b: arith(ret, '+', a, b), [f(env) for f in fs]),
+                    True)
+            return self.fast_return(tk, ctx, lines, fns, base_fns, be, rec_fns, re_, zero)
         target = tk.mutual[0] if tk.mutual and self.chance(0.8) else tk
         c1 = self.call_task(ctx, target, 2)
         if kind == 'chain':
@@ -1924,6 +1941,12 @@ class Gen:
         re_ = E(f'{c1.at(p)} {op} {c2.at(p + 1)}', p, fn, True)
         if kind == 'chain' and self.chance(0.3):
             re_ = call_e  # a tail call (in its form, in the caller's frame)
+        self.fast_return(tk, ctx, lines, fns, base_fns, be, rec_fns, re_, zero)
+
+    def fast_return(self, tk, ctx, lines, fns, base_fns, be, rec_fns, re_, zero):
+        """fast_body's end: the return of re_ (with a zero_div where
+        `zero` says), and tk's lines and model."""
+        ret = tk.ret
         if zero == 'rec':
             zl, zf, zn, zt = self.zero_div(ctx)
             lines += zl
@@ -1936,10 +1959,12 @@ class Gen:
 
     def gen_fast_family(self, i):
         """One task, or two calling each other, with sequential forms."""
-        kind = self.pick(['tree', 'tree', 'chain', 'mutual', 'mutual'])
+        kind = self.pick(['tree', 'tree', 'chain', 'mutual', 'mutual', 'sum', 'sum'])
         level = -100 + 10 * i
         max_fuel = self.r.randint(8, 24) if kind == 'chain' else self.r.randint(2, 6)
         tks = [self.fast_sig(f'{self.p}g{i}', level, max_fuel)]
+        if kind == 'sum':
+            tks[0].ret = self.pick(['int', 'long'])
         if kind == 'mutual':
             tks.append(self.fast_sig(f'{self.p}g{i}b', level + 1, max_fuel))
             tks[1].ret = tks[0].ret
