@@ -918,7 +918,7 @@ void Printer::fast_sum_form(size_t t, const std::string &copies, std::ostream &s
   line(s, 4, "const int base = sp;");
   line(s, 4, "long sum = 0L;");
   s << fmt::format("  kite_sum_top_{}:;\n", t);
-  line(s, 4, "if ((++calls & KITE_FAST_CHECK) == 0 && kite_fast_stop(c)) return 0L;");
+  line(s, 4, "if ((++calls & KITE_SUM_CHECK) == 0 && kite_fast_stop(c)) return 0L;");
   fast_sum_ = true;
   fast_stmts(task.body, s, 4);
   fast_sum_ = false;

@@ -86,6 +86,17 @@
 #define KITE_FAST_CHECK 1023
 #endif
 #endif
+/* The same, in a form that adds up its calls (print_fast.cpp,
+ * fast_sum_form), whose calls cost a fraction of a frame's: on an H100,
+ * fib(40) took 19.1-20.1 ms looking every 256 of them, 13.3-13.7 every
+ * 1024, 23.0-23.6 every 4096, 18.7-19.3 every 64. */
+#ifndef KITE_SUM_CHECK
+#if KITE_FAST == 3 || !KITE_WIDE
+#define KITE_SUM_CHECK KITE_FAST_CHECK
+#else
+#define KITE_SUM_CHECK 1023
+#endif
+#endif
 /* Calls of this worker that become tasks after a sequential form found its
  * stack full: a chain of calls deeper than the stack then costs a stack's
  * worth of lost calls per this many tasks, not per task. */
