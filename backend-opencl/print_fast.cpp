@@ -53,15 +53,18 @@ std::string form_reload(const anf::Task &task) {
   return reload;
 }
 
-// Assigns raw bits to a variable: its copy and its slot.
-std::string form_set(const VarDecl *v, const std::string &bits) {
-  return fmt::format("{} = {} = {};", frame_slot(v), form_var(v), bits);
-}
-
 // Where task t's code starts, and where it goes on after its k-th call.
 long place(size_t t, int k) { return (long(t) << 16) | k; }
 
 }  // namespace
+
+// Assigns raw bits to a variable: its copy and its slot; in a form that
+// adds up its calls (fast_sum_form), which never goes on after a call in
+// its own code, its copy alone.
+std::string Printer::fast_set(const VarDecl *v, const std::string &bits) const {
+  if (fast_sum_) return fmt::format("{} = {};", form_var(v), bits);
+  return fmt::format("{} = {} = {};", frame_slot(v), form_var(v), bits);
+}
 
 void Printer::emit_fast(std::ostream &out) {
   if (!plan_.has_fast()) return;
@@ -467,7 +470,7 @@ void Printer::fast_stmt(const Stmt &st, std::ostream &s, int ind) {
         return;
       }
       for (const VarDecl *v : st.vars)
-        line(s, ind, form_set(v, st.expr ? to_bits(v->type, expr(*st.expr)) : "0L"));
+        line(s, ind, fast_set(v, st.expr ? to_bits(v->type, expr(*st.expr)) : "0L"));
       return;
     case StmtKind::Set: {
       const Expr &target = *st.target;
@@ -482,7 +485,7 @@ void Printer::fast_stmt(const Stmt &st, std::ostream &s, int ind) {
       const std::string bits = to_bits(target.var->type, expr(*st.expr));
       line(s, ind,
            elem != fast_elem_.end() ? elem->second + " = " + bits + ";"
-                                    : form_set(target.var, bits));
+                                    : fast_set(target.var, bits));
       return;
     }
     case StmtKind::Return:
@@ -566,7 +569,7 @@ void Printer::fast_new(const Stmt &st, std::ostream &s, int ind) {
   }
   line(s, ind + 2, "s[sp] = (long)n;");
   line(s, ind + 2, "for (int k = 1; k <= n; ++k) s[sp + k] = 0L;");
-  line(s, ind + 2, form_set(a, "(long)sp") + " sp += 1 + n;");
+  line(s, ind + 2, fast_set(a, "(long)sp") + " sp += 1 + n;");
   line(s, ind, "}");
 }
 
@@ -594,19 +597,19 @@ void Printer::fast_loop(const Stmt &st, std::ostream &s, int ind) {
   if (coll->type->kind == TypeKind::Range) {
     // The range checked where the task form checks it; the element is
     // first + index, as there.
-    line(s, ind, form_set(coll, to_bits(coll->type, expr(*st.expr))));
-    line(s, ind, form_set(index, "0L"));
+    line(s, ind, fast_set(coll, to_bits(coll->type, expr(*st.expr))));
+    line(s, ind, fast_set(index, "0L"));
     const std::string i = "(int)" + form_var(index);
     if (elem) at_[elem] = fmt::format("((int){} + {})", form_var(coll), i);
     line(s, ind, fmt::format("while ({} < kite_range_length({})) {{", i, form_var(coll)));
     fast_iteration_look(s, ind + 2);
     fast_stmts(st.body, s, ind + 2);
-    line(s, ind + 2, form_set(index, form_var(index) + " + 1L"));
+    line(s, ind + 2, fast_set(index, form_var(index) + " + 1L"));
     line(s, ind, "}");
     return;
   }
-  line(s, ind, form_set(coll, form_var(st.expr->var)));
-  line(s, ind, form_set(index, "0L"));
+  line(s, ind, fast_set(coll, form_var(st.expr->var)));
+  line(s, ind, fast_set(index, "0L"));
   const std::string base = "(int)" + form_var(coll);
   const std::string i = "(int)" + form_var(index);
   fast_base_[coll] = base;
@@ -614,7 +617,7 @@ void Printer::fast_loop(const Stmt &st, std::ostream &s, int ind) {
   at_[elem] = from_bits(elem->type, fast_elem_[elem]);
   line(s, ind, fmt::format("while ({} < (int)s[{}]) {{", i, base));
   fast_stmts(st.body, s, ind + 2);
-  line(s, ind + 2, form_set(index, form_var(index) + " + 1L"));
+  line(s, ind + 2, fast_set(index, form_var(index) + " + 1L"));
   line(s, ind, "}");
 }
 
@@ -645,7 +648,7 @@ void Printer::fast_case(const Stmt &st, std::ostream &s, int ind) {
     line(s, ind + 2, fmt::format("{} (tag == {}) {{", head, b.field_index));
     if (b.binder)
       line(s, ind + 4,
-           form_set(b.binder,
+           fast_set(b.binder,
                     to_bits(b.binder->type, fmt::format("{}(uv, 1)", slot_macro(b.binder->type)))));
     fast_stmts(b.body, s, ind + 4);
     head = "} else if";
@@ -895,7 +898,7 @@ void Printer::fast_call(const Stmt &st, std::ostream &s, int ind) {
   const std::string reload = form_reload(*p_.tasks[size_t(task_)].source);
   if (!reload.empty()) line(s, in, reload);
   if (leaf.any()) line(s, ind + 2, "}");
-  if (st.target) line(s, ind + 2, form_set(st.target->var, "rv"));
+  if (st.target) line(s, ind + 2, fast_set(st.target->var, "rv"));
   line(s, ind, "}");
 }
 

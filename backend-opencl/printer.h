@@ -141,6 +141,7 @@ class Printer {
   void fast_sum_form(size_t t, const std::string &copies, std::ostream &s);
   size_t fast_sum_run(const StmtList &list, size_t i, std::ostream &s, int ind);
   std::string fast_sum_add(const std::string &bits) const;
+  std::string fast_set(const VarDecl *v, const std::string &bits) const;
   std::string fast_sum_next(const anf::Task &task,
                             const std::function<std::string(size_t)> &arg) const;
   void fast_accumulate(const Stmt &call, const Stmt &ret, std::ostream &s, int ind);
