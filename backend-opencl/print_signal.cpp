@@ -50,11 +50,15 @@ std::string Printer::ready_when_last(const cps::Block &w) {
 // queued it may run anywhere, and the caller's `own` holds after it only
 // while the record is private (KITE_OWN: the block went on this lane's
 // stack).
-// `last`: nothing of the record is touched after it (an implied node's
-// last notification: the block it queues may end the task and free the
-// record at once), so `own` is not read again.
+// `last`: the signal touches nothing of the record after it (an implied
+// node's last notification: the block it queues may end the task and free
+// the record at once), so the record is not read again; `own` ends. A
+// block whose call was answered in place signals from inside it and goes
+// on with the record, which another worker may now reach: its updates
+// must be atomic (sums.kite: a lost update of the graph's counter left a
+// run waiting for ever in about one run in twenty).
 std::string Printer::ready_when_last_in_signal(const cps::Block &w, bool last) {
-  const char *again = last ? "" : " *own = KITE_OWN(c, rec);";
+  const char *again = last ? " *own = 0;" : " *own = KITE_OWN(c, rec);";
   if (w.counter_init == 1)
     return fmt::format("if (*own) KITE_READY_FENCE(); kite_ready(c, rec, {});{}", w.code, again);
   return fmt::format(

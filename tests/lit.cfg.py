@@ -110,4 +110,7 @@ config.substitutions.append(
 # %exit-status N S cmd...: cmd must exit with status N within S seconds.
 config.substitutions.append(
     ("%exit-status", "python3 " + os.path.join(config.test_source_root, "Inputs", "exit-status.py")))
+# %repeat N S cmd...: cmd must exit with 0 N times, each within S seconds.
+config.substitutions.append(
+    ("%repeat", "python3 " + os.path.join(config.test_source_root, "Inputs", "repeat.py")))
 config.substitutions.append(("%examples", os.path.join(config.test_source_root, "..", "examples")))
