@@ -614,6 +614,17 @@ void plan_accumulate(const cps::Program &p, Plan &plan) {
   }
 }
 
+}  // namespace
+
+std::vector<const Expr *> sum_terms(const Expr &e) {
+  if (e.kind != ExprKind::Binary || e.binop != BinaryOp::Add) return {&e};
+  std::vector<const Expr *> terms = sum_terms(*e.children[0]);
+  for (const Expr *t : sum_terms(*e.children[1])) terms.push_back(t);
+  return terms;
+}
+
+namespace {
+
 // The tasks whose forms only add up what their calls of themselves return
 // (SumForm).
 void plan_sums(const cps::Program &p, Plan &plan) {
@@ -657,15 +668,10 @@ void plan_sums(const cps::Program &p, Plan &plan) {
           break;
         }
         std::set<const VarDecl *> added;
-        std::function<void(const Expr &)> terms = [&](const Expr &e) {
-          if (e.kind == ExprKind::Binary && e.binop == BinaryOp::Add) {
-            terms(*e.children[0]);
-            terms(*e.children[1]);
-          } else if (e.kind == ExprKind::Name && !e.task && run.count(e.var)) {
-            if (!added.insert(e.var).second) ok = false;
-          }
-        };
-        terms(*list[j]->expr);
+        for (const Expr *e : sum_terms(*list[j]->expr))
+          if (e->kind == ExprKind::Name && !e->task && run.count(e->var) &&
+              !added.insert(e->var).second)
+            ok = false;
         if (added != run) ok = false;
         results.insert(run.begin(), run.end());
         i = j;

@@ -275,6 +275,9 @@ struct Plan {
   int dispatcher(const Type *type) const;
 };
 
+// The terms that `e` adds up: its operands through every `+` (SumForm).
+std::vector<const ast::Expr *> sum_terms(const ast::Expr &e);
+
 // The plan of `program`, whose ops it points into.
 Plan make(const cps::Program &program, const EmitOptions &options);
 // The plan as text, by task and block (dump_plan, kitec --dump-plan).

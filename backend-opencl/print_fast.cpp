@@ -676,7 +676,7 @@ int Printer::fast_call_arguments(const Stmt &st, std::ostream &s, int ind) {
          fmt::format("const long b{} = {};", i,
                      to_bits(callee->param_vars[i]->type, expr(*call.children[i + 1]))));
   }
-  const std::optional<FastLeaf> leaf = fast_leaf(*callee, names, "u", s, ind);
+  const std::optional<FastLeaf> leaf = fast_leaf(*callee, names, s, ind);
   if (!leaf) return ind;
   line(s, ind, fmt::format("if ({}) {{", leaf->guard));
   line(s, ind + 2, fmt::format("rv = {};", leaf->value));
@@ -691,8 +691,7 @@ int Printer::fast_call_arguments(const Stmt &st, std::ostream &s, int ind) {
 // callee gives none.
 std::optional<Printer::FastLeaf> Printer::fast_leaf(const TaskDecl &callee,
                                                     const std::vector<std::string> &args,
-                                                    const std::string &u, std::ostream &s,
-                                                    int ind) {
+                                                    std::ostream &s, int ind) {
   const cps::Task &ct = p_.tasks[size_t(callee.id)];
   const ntg::LeafAnswer &leaf = ct.leaf;
   if (!leaf.any()) return std::nullopt;
@@ -703,10 +702,10 @@ std::optional<Printer::FastLeaf> Printer::fast_leaf(const TaskDecl &callee,
   if (leaf.scrutinee) {
     const Stmt &cs = *ct.source->body[0];
     line(s, ind,
-         fmt::format("KITE_DATA __global long *{} = kite_field(c, {}, 0, {}, {});", u,
+         fmt::format("KITE_DATA __global long *u = kite_field(c, {}, 0, {}, {});",
                      expr(*leaf.scrutinee), site(cs.loc), null_name(cs.null_name)));
-    out.guard = fmt::format("(int){}[0] == {}", u, leaf.field);
-    if (leaf.binder) at_[leaf.binder] = fmt::format("{}({}, 1)", slot_macro(leaf.binder->type), u);
+    out.guard = fmt::format("(int)u[0] == {}", leaf.field);
+    if (leaf.binder) at_[leaf.binder] = fmt::format("{}(u, 1)", slot_macro(leaf.binder->type));
   } else {
     out.guard = (leaf.on_false ? "!" : "") + expr(*leaf.guard);
   }
@@ -979,21 +978,16 @@ size_t Printer::fast_sum_run(const StmtList &list, size_t i, std::ostream &s, in
     }
   }
   // The return's terms that are not the calls' results.
-  std::function<void(const Expr &)> terms = [&](const Expr &e) {
-    if (e.kind == ExprKind::Binary && e.binop == BinaryOp::Add) {
-      terms(*e.children[0]);
-      terms(*e.children[1]);
-    } else if (!(e.kind == ExprKind::Name && !e.task && sf.results.count(e.var))) {
-      line(s, ind + 2, fmt::format("sum = {};", fast_sum_add(to_bits(e.type->forced(), expr(e)))));
-    }
-  };
-  terms(*ret.expr);
+  for (const Expr *e : plan::sum_terms(*ret.expr))
+    if (!(e->kind == ExprKind::Name && !e->task && sf.results.count(e->var)))
+      line(s, ind + 2,
+           fmt::format("sum = {};", fast_sum_add(to_bits(e->type->forced(), expr(*e)))));
   const TaskDecl &self = *task.decl;
   const size_t slots = std::max<size_t>(params.size(), 1);
   for (size_t k = calls.size(); k-- > 0;) {
     line(s, ind + 2, "{");
     int in = ind + 4;
-    const std::optional<FastLeaf> leaf = fast_leaf(self, args[k], "u", s, in);
+    const std::optional<FastLeaf> leaf = fast_leaf(self, args[k], s, in);
     if (leaf) {
       line(s, in, fmt::format("if ({}) {{", leaf->guard));
       line(s, in + 2, fmt::format("sum = {};", fast_sum_add(leaf->value)));

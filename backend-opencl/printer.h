@@ -137,7 +137,7 @@ class Printer {
     std::string guard, value;
   };
   std::optional<FastLeaf> fast_leaf(const TaskDecl &callee, const std::vector<std::string> &args,
-                                    const std::string &u, std::ostream &s, int ind);
+                                    std::ostream &s, int ind);
   void fast_sum_form(size_t t, const std::string &copies, std::ostream &s);
   size_t fast_sum_run(const StmtList &list, size_t i, std::ostream &s, int ind);
   std::string fast_sum_add(const std::string &bits) const;
