@@ -832,6 +832,41 @@ void plan_kept(const cps::Program &p, Plan &plan) {
     // compiled in, keeping nothing.
     plan.keep_by_rule = plan.keep_by_rule || (k.arrays && !k.maps.empty());
   }
+  // Forms that write: each form they may push kept, with no arrays of its
+  // own (whose pushes may still lose the form's work: print_fast.cpp's
+  // fast_new).
+  std::vector<std::vector<int>> callees(p.tasks.size());
+  for (size_t t = 0; t < p.tasks.size(); ++t) {
+    std::function<void(const anf::StmtList &)> walk = [&](const anf::StmtList &list) {
+      for (const anf::StmtPtr &st : list) {
+        if (st->kind == anf::StmtKind::Call && st->expr->children[0]->task)
+          callees[t].push_back(st->expr->children[0]->task->id);
+        walk(st->body);
+        walk(st->else_body);
+        for (const anf::CaseBranch &b : st->branches) walk(b.body);
+      }
+    };
+    if (p.tasks[t].fast) walk(p.tasks[t].source->body);
+  }
+  for (size_t t = 0; t < p.tasks.size(); ++t) {
+    if (!p.tasks[t].fast || !p.tasks[t].fast_writes) continue;
+    std::vector<bool> seen(p.tasks.size());
+    std::vector<size_t> todo{t};
+    seen[t] = true;
+    bool ok = true;
+    while (!todo.empty() && ok) {
+      const size_t r = todo.back();
+      todo.pop_back();
+      ok = plan.kept[r].kept && p.tasks[r].local_arrays.empty();
+      for (int c : callees[r])
+        if (!seen[size_t(c)]) {
+          seen[size_t(c)] = true;
+          todo.push_back(size_t(c));
+        }
+    }
+    plan.kept[t].writes = ok;
+    plan.keep_by_rule = plan.keep_by_rule || ok;
+  }
 }
 
 }  // namespace
@@ -1058,8 +1093,9 @@ void dump(const cps::Program &p, const Plan &plan, std::ostream &out) {
     }
     const KeptForm &kept = plan.kept[t];
     if (kept.kept) {
-      out << fmt::format("  kept form: frame of {} longs{}\n", kept.frame_words,
-                         kept.arrays ? ", and its arrays" : "");
+      out << fmt::format("  kept form: frame of {} longs{}{}\n", kept.frame_words,
+                         kept.arrays ? ", and its arrays" : "",
+                         kept.writes ? "; writes memory: runs where forms keep" : "");
       // In the order of the source.
       std::vector<std::pair<SourceLoc, std::string>> lines;
       for (const auto &[call, map] : kept.maps)
@@ -1079,6 +1115,9 @@ void dump(const cps::Program &p, const Plan &plan, std::ostream &out) {
       });
       for (const auto &l : lines) out << l.second;
     }
+    if (p.tasks[t].fast && p.tasks[t].fast_writes && !kept.writes)
+      out << "  its form writes memory and never runs: some form it may push is not kept, or "
+             "makes arrays\n";
   }
 }
 

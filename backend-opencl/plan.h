@@ -222,6 +222,11 @@ struct KeptForm {
   // and slot 1 + j (j < KITE_KEPT_SLOTS), and the frame takes their results
   // where it reaches them.
   std::map<const anf::Stmt *, const anf::Stmt *> maps;
+  // Its form writes elements of arrays it did not make (cps::Task::
+  // fast_writes), and every form it may push is kept and makes no arrays:
+  // a stop or a full stack then keeps every frame, and the form runs where
+  // forms keep (KITE_KEEP). A form that writes without this never runs.
+  bool writes = false;
 };
 
 struct Plan {
@@ -258,6 +263,8 @@ struct Plan {
   // ahead (KeptForm::maps): the rule keeps forms too, in runs of at most two
   // narrow workers (KITE_HAS_KEEP 2), since a form that fills its stack
   // would otherwise lose every frame and array under it.
+  // So does a form that writes (KeptForm::writes), which cannot stop
+  // otherwise.
   bool keep_by_rule = false;
   bool kept_arrays = false;  // some kept frame holds arrays (KeptForm::arrays)
 

@@ -189,10 +189,16 @@ void Printer::emit_fast_call(const cps::Op &op, const std::vector<std::string> &
   line(s, ind, "int done = 0;");
   // In a direct map, only where the runtime says (KITE_ANSWER_IN_MAPS), as
   // for a leaf answer: its chunk may count on every call being a task.
+  // A form that writes asks with 2 (only where forms keep), and where a
+  // stop could not keep it (plan::KeptForm::writes) never runs.
+  const cps::Task &ct = p_.tasks[size_t(callee->id)];
+  const std::string now = !ct.fast_writes
+                              ? fmt::format("kite_fast_now(c, {})", ct.fast_wide_skips() ? 1 : 0)
+                          : plan_.kept[size_t(callee->id)].writes ? "kite_fast_now(c, 2)"
+                                                                  : "0";
   line(s, ind,
-       fmt::format("const long r = {}kite_fast_now(c, {}) ? {}, &done) : 0L;",
-                   info.direct ? "KITE_ANSWER_IN_MAPS && " : "",
-                   p_.tasks[size_t(callee->id)].fast_wide_skips() ? 1 : 0, call));
+       fmt::format("const long r = {}{} ? {}, &done) : 0L;",
+                   info.direct ? "KITE_ANSWER_IN_MAPS && " : "", now, call));
   line(s, ind, "if (done == 1) {");
   line(s, ind + 2, "c->n_fast += 1;");
   answered(op, "r", s, ind + 2);

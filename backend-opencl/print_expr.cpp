@@ -79,6 +79,8 @@ std::string Printer::element(const Type *elem, const std::string &array, const s
 // The length of array `a` where the C code knows it (plan::Length): `a`
 // names a variable held in a C variable whose length is known; else "".
 std::string Printer::known_length(const Expr &a) const {
+  if (a.kind == ExprKind::Name && a.var)
+    if (auto it = fast_lengths_.find(a.var); it != fast_lengths_.end()) return it->second;
   if (a.kind != ExprKind::Name || !a.var || at_.count(a.var) || element_of(a.var)) return "";
   auto it = env_.find(a.var);
   return it != env_.end() ? it->second.length : "";

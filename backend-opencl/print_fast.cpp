@@ -27,9 +27,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <functional>
+#include <set>
 #include <sstream>
 
 #include "backend-opencl/printer.h"
+#include "ir/vars.h"
 
 namespace kite::print {
 
@@ -62,7 +65,8 @@ long place(size_t t, int k) { return (long(t) << 16) | k; }
 // adds up its calls (fast_sum_form), which never goes on after a call in
 // its own code, its copy alone.
 std::string Printer::fast_set(const VarDecl *v, const std::string &bits) const {
-  if (fast_sum_) return fmt::format("{} = {};", form_var(v), bits);
+  if (fast_typed_.count(v)) return fmt::format("pv{} = {};", v->id, from_bits(v->type, bits));
+  if (fast_sum_ || fast_plain_ > 0) return fmt::format("{} = {};", form_var(v), bits);
   return fmt::format("{} = {} = {};", frame_slot(v), form_var(v), bits);
 }
 
@@ -82,6 +86,9 @@ void Printer::emit_fast(std::ostream &out) {
     // Whether some frame may have a record of calls started ahead: the
     // checks for one cost a register's test until a stop starts some.
     s << "  int kept = 0;\n";
+    // Whether it wrote an element of an array on the heap: then a stop
+    // must keep its frames, never lose them (plan::KeptForm::writes).
+    s << "  int wrote = 0;\n";
     s << "  (void)link;\n";
     if (plan_.fast_arity > 0) {
       s << "  long ";
@@ -214,7 +221,8 @@ void Printer::kept_tail(std::ostream &s) {
   // that goes on from a kept frame holds its work until it ends or starts
   // calls ahead, so keeping one where workers run dry left them idle (UTS
   // on 16 cores of PoCL: 90-204 ms against 30-35; docs/design.md).
-  s << "  if (KITE_FAST == 1 && full && held < 0 && !kept && kite_fast_stop(c)) goto kite_drop;\n";
+  s << "  if (KITE_FAST == 1 && full && held < 0 && !kept && !wrote && kite_fast_stop(c)) goto "
+       "kite_drop;\n";
   // A kept full stack makes the worker's next calls tasks, as a lost one
   // does (kite_fast_full): with two workers, the other takes those (UTS on
   // the 2-core EPYC: 78-80 ms so, 83-86 without). A lone worker needs none.
@@ -474,6 +482,17 @@ void Printer::fast_stmt(const Stmt &st, std::ostream &s, int ind) {
       return;
     case StmtKind::Set: {
       const Expr &target = *st.target;
+      if (target.kind == ExprKind::Index && !(target.children[0]->kind == ExprKind::Name &&
+                                              fast_base_.count(target.children[0]->var))) {
+        // An element of an array on the heap (cps::Task::fast_writes): the
+        // value first, then the element's place, as the task form does;
+        // from here on a stop keeps the form's work instead of losing it.
+        line(s, ind,
+             fmt::format("{{ {} v = {}; {} = v; }}", c_type(target.type->forced()), expr(*st.expr),
+                         expr(target)));
+        if (plan_.keeps() && !fast_plain_writes_) line(s, ind, "wrote = 1;");
+        return;
+      }
       if (target.kind == ExprKind::Index) {
         // The value first, then the element's place, as the task form does.
         line(s, ind,
@@ -511,12 +530,16 @@ void Printer::fast_stmt(const Stmt &st, std::ostream &s, int ind) {
       fast_stmts(st.else_body, s, ind + 2);
       line(s, ind, "}");
       return;
-    case StmtKind::While:
-      line(s, ind, "while (" + expr(*st.expr) + ") {");
-      fast_iteration_look(s, ind + 2);
-      fast_stmts(st.body, s, ind + 2);
-      line(s, ind, "}");
+    case StmtKind::While: {
+      const bool plain = fast_plain_enter(st, s, ind);
+      const int in = plain ? ind + 2 : ind;
+      line(s, in, "while (" + expr(*st.expr) + ") {");
+      fast_iteration_look(s, in + 2);
+      fast_stmts(st.body, s, in + 2);
+      line(s, in, "}");
+      if (plain) fast_plain_leave(st, s, ind);
       return;
+    }
     case StmtKind::Case:
       fast_case(st, s, ind);
       return;
@@ -527,8 +550,11 @@ void Printer::fast_stmt(const Stmt &st, std::ostream &s, int ind) {
     case StmtKind::Map:
       fast_loop(st, s, ind);
       return;
+    case StmtKind::Then:  // one side, then the other
+      fast_stmts(st.body, s, ind);
+      fast_stmts(st.else_body, s, ind);
+      return;
     case StmtKind::Do:
-    case StmtKind::Then:
       break;  // never in a sequential form (ir/fast_clones.h)
   }
   internal_error("statement kind in a sequential form");
@@ -573,6 +599,166 @@ void Printer::fast_new(const Stmt &st, std::ostream &s, int ind) {
   line(s, ind, "}");
 }
 
+// Whether `list` calls a task, at any depth.
+static bool calls_task(const anf::StmtList &list) {
+  for (const anf::StmtPtr &st : list)
+    if (st->kind == anf::StmtKind::Call || calls_task(st->body) || calls_task(st->else_body) ||
+        std::any_of(st->branches.begin(), st->branches.end(),
+                    [](const anf::CaseBranch &b) { return calls_task(b.body); }))
+      return true;
+  return false;
+}
+
+// The outermost loop of a form that calls no task (insertion sort's and a
+// merge's): no call returns into it, so its assignments write the
+// variables' copies alone (fast_set), which the C compiler keeps in
+// registers, and fast_plain_leave writes back the slots of those it
+// assigned; the lengths of the heap arrays it indexes and does not assign
+// are read once before it (kite_elem_n then reads no length of its own).
+// Returns whether it is one (then fast_plain_leave follows the loop).
+bool Printer::fast_plain_enter(const Stmt &loop, std::ostream &s, int ind) {
+  if (fast_plain_ > 0 || calls_task(loop.body)) return false;
+  vars::VarSet written;
+  vars::collect(loop, vars::Use::Written, written);
+  std::set<const VarDecl *> arrays;
+  std::function<void(const Expr &)> scan = [&](const Expr &e) {
+    ast::for_each_expr(e, [&](const Expr &x) {
+      if (x.kind != ExprKind::Index) return;
+      const Expr &a = *x.children[0];
+      if (a.kind == ExprKind::Name && a.var && at_.count(a.var) && !fast_base_.count(a.var) &&
+          !written.count(a.var) && a.var->type->forced()->kind == TypeKind::Array)
+        arrays.insert(a.var);
+    });
+  };
+  std::function<void(const anf::StmtList &)> walk = [&](const anf::StmtList &list) {
+    for (const anf::StmtPtr &st : list) {
+      if (st->expr) scan(*st->expr);
+      if (st->target) scan(*st->target);
+      walk(st->body);
+      walk(st->else_body);
+      for (const anf::CaseBranch &b : st->branches) walk(b.body);
+    }
+  };
+  walk(loop.body);
+  if (loop.expr) scan(*loop.expr);
+  std::vector<const VarDecl *> by_id(arrays.begin(), arrays.end());
+  std::sort(by_id.begin(), by_id.end(),
+            [](const VarDecl *a, const VarDecl *b) { return a->id < b->id; });
+  line(s, ind, "{");
+  // The heap's address in a C variable, as a task form's loop has it
+  // (enter_loop): elements are then plain loads and stores, and a bad
+  // index is reported where the loop ends (kite_loop_faults).
+  ++loop_depth_;
+  loop_heap_ = fmt::format("hp{}", loop_heap_count_++);
+  line(s, ind + 2, fmt::format("KITE_DATA __global long *const {} = c->heap;", loop_heap_));
+  for (const VarDecl *a : by_id) {
+    const std::string n = fmt::format("fl{}", a->id);
+    line(s, ind + 2, fmt::format("const int {} = kite_length(c, {});", n, at_.at(a)));
+    fast_lengths_[a] = n;
+  }
+  // The variables it names, but not its loops' collections, indices and
+  // elements (whose code reads the copies), as C variables of their types:
+  // the copies hold raw bits, whose conversions at every use the C
+  // compiler does not always see through.
+  std::set<const VarDecl *> loops;
+  std::function<void(const anf::Stmt &)> loop_vars = [&](const anf::Stmt &st) {
+    if (st.kind == anf::StmtKind::For || st.kind == anf::StmtKind::Map)
+      loops.insert({st.coll_var, st.index_var, st.elem_var});
+    for (const anf::StmtPtr &b : st.body) loop_vars(*b);
+    for (const anf::StmtPtr &b : st.else_body) loop_vars(*b);
+    for (const anf::CaseBranch &b : st.branches)
+      for (const anf::StmtPtr &x : b.body) loop_vars(*x);
+  };
+  loop_vars(loop);
+  vars::VarSet named;
+  vars::collect(loop, vars::Use::Any, named);
+  for (const VarDecl *v : named) {
+    if (loops.count(v) || !at_.count(v) || element_of(v) || fast_base_.count(v) ||
+        fast_elem_.count(v))
+      continue;
+    line(s, ind + 2, fmt::format("{} pv{} = {};", c_type(v->type), v->id, at_.at(v)));
+    fast_plain_saved_[v] = at_.at(v);
+    at_[v] = fmt::format("pv{}", v->id);
+    fast_typed_.insert(v);
+  }
+  // Whether it writes an element of a heap array: then the form has
+  // written from here on (a loop of no iteration writes nothing, but only
+  // keeps the form from losing its work).
+  std::function<bool(const anf::StmtList &)> writes = [&](const anf::StmtList &list) {
+    for (const anf::StmtPtr &st : list) {
+      if (st->kind == anf::StmtKind::Set && st->target->kind == ExprKind::Index &&
+          !(st->target->children[0]->kind == ExprKind::Name &&
+            fast_base_.count(st->target->children[0]->var)))
+        return true;
+      if (writes(st->body) || writes(st->else_body)) return true;
+      for (const anf::CaseBranch &b : st->branches)
+        if (writes(b.body)) return true;
+    }
+    return false;
+  };
+  fast_plain_writes_ = plan_.keeps() && writes(loop.body);
+  if (fast_plain_writes_) line(s, ind + 2, "wrote = 1;");
+  ++fast_plain_;
+  return true;
+}
+
+// The indices ir/bounds proved for a range `for` of the task form that
+// calls no task (plan::LoopPlan::proved), or null.
+const std::vector<const Expr *> *Printer::fast_proved(const Stmt &loop) const {
+  for (const plan::BlockPlan &b : plan_.blocks)
+    if (auto it = b.loops.find(&loop); it != b.loops.end())
+      return it->second.proved.empty() ? nullptr : &it->second.proved;
+  return nullptr;
+}
+
+// bounds_proof's test in a form, whose range is in its copy and whose
+// lengths fast_plain_enter read: each index at the first iteration and the
+// next (the loop's iterations counted in kite_range_length).
+std::string Printer::fast_bounds_proof(const Stmt &loop, const std::vector<const Expr *> &indices) {
+  const std::string coll = form_var(loop.coll_var);
+  const std::string n = fmt::format("kite_range_length({})", coll);
+  std::map<const VarDecl *, std::string> saved = at_;
+  std::string proof = n + " > 0";
+  for (const Expr *e : indices) {
+    std::string length = known_length(*e->children[0]);
+    if (length.empty()) length = fmt::format("kite_length(c, {})", expr(*e->children[0]));
+    std::string at[2];
+    for (int k = 0; k < 2; ++k) {
+      at_[loop.index_var] = fmt::format("((int){})", k);
+      if (loop.elem_var)
+        at_[loop.elem_var] =
+            k == 0 ? fmt::format("((int){})", coll) : fmt::format("as_int((uint){} + 1u)", coll);
+      at[k] = expr(*e->children[1]);
+    }
+    at_ = saved;
+    proof += fmt::format(" && kite_affine_in({}, {}, {} - 1, {})", at[0], at[1], n, length);
+  }
+  return proof;
+}
+
+void Printer::fast_plain_leave(const Stmt &loop, std::ostream &s, int ind) {
+  --fast_plain_;
+  fast_plain_writes_ = false;
+  --loop_depth_;
+  loop_heap_.clear();
+  fast_lengths_.clear();
+  line(s, ind + 2, "kite_loop_faults(c);");
+  vars::VarSet written;
+  vars::collect(loop, vars::Use::Written, written);
+  std::string back;
+  for (const VarDecl *v : written)
+    if (at_.count(v) && !element_of(v))
+      back += (back.empty() ? "" : " ") +
+              (fast_typed_.count(v) ? fmt::format("{} = {} = {};", frame_slot(v), form_var(v),
+                                                  to_bits(v->type, at_.at(v)))
+                                    : fmt::format("{} = {};", frame_slot(v), form_var(v)));
+  if (!back.empty()) line(s, ind + 2, back);
+  line(s, ind, "}");
+  for (const auto &[v, was] : fast_plain_saved_) at_[v] = was;
+  fast_plain_saved_.clear();
+  fast_typed_.clear();
+}
+
 // An iteration of a loop that is not over a local array counts as a call
 // towards the next look at whether to stop (`while`, and `for` over a
 // range), so that a loop with no call in it (a leaf's) cannot hold its
@@ -580,12 +766,19 @@ void Printer::fast_new(const Stmt &st, std::ostream &s, int ind) {
 // first frame: stopping there would only start the same loop again as a
 // task.
 void Printer::fast_iteration_look(std::ostream &s, int ind) {
+  // In a loop that calls no task and writes memory, the form has written
+  // (fast_plain_enter): a look could only start calls ahead under
+  // --fast-calls stop, and it costs the loop dearly elsewhere (cilksort
+  // 10^7 with one worker of PoCL on the 2-core EPYC: 1,516 ms with it in
+  // the merges' loops, 1,270 without, medians of 7).
+  if (fast_plain_writes_) s << "#if KITE_FAST == 3\n";
   line(s, ind,
        plan_.keeps()
            ? "if ((++calls & KITE_FAST_CHECK) == 0 && fp > 0 && kite_fast_stop(c)) { if "
-             "(!KITE_KEEP || (held < 0 && !kept)) return 0L; if (KITE_FAST != 1 && "
+             "(!KITE_KEEP || (held < 0 && !kept && !wrote)) return 0L; if (KITE_FAST != 1 && "
              "kite_kept_promote(c, s, (int)s[fp + 1])) kept = 1; }"
            : "if ((++calls & KITE_FAST_CHECK) == 0 && fp > 0 && kite_fast_stop(c)) return 0L;");
+  if (fast_plain_writes_) s << "#endif\n";
 }
 
 // A `for` or `map` over a local array, or a `for` over a range, in order:
@@ -597,15 +790,34 @@ void Printer::fast_loop(const Stmt &st, std::ostream &s, int ind) {
   if (coll->type->kind == TypeKind::Range) {
     // The range checked where the task form checks it; the element is
     // first + index, as there.
-    line(s, ind, fast_set(coll, to_bits(coll->type, expr(*st.expr))));
-    line(s, ind, fast_set(index, "0L"));
+    const bool plain = fast_plain_enter(st, s, ind);
+    const int in = plain ? ind + 2 : ind;
+    line(s, in, fast_set(coll, to_bits(coll->type, expr(*st.expr))));
+    line(s, in, fast_set(index, "0L"));
     const std::string i = "(int)" + form_var(index);
-    if (elem) at_[elem] = fmt::format("((int){} + {})", form_var(coll), i);
-    line(s, ind, fmt::format("while ({} < kite_range_length({})) {{", i, form_var(coll)));
-    fast_iteration_look(s, ind + 2);
-    fast_stmts(st.body, s, ind + 2);
-    line(s, ind + 2, fast_set(index, form_var(index) + " + 1L"));
-    line(s, ind, "}");
+    auto print = [&](int at) {
+      if (elem) at_[elem] = fmt::format("((int){} + {})", form_var(coll), i);
+      line(s, at, fmt::format("while ({} < kite_range_length({})) {{", i, form_var(coll)));
+      fast_iteration_look(s, at + 2);
+      fast_stmts(st.body, s, at + 2);
+      line(s, at + 2, fast_set(index, form_var(index) + " + 1L"));
+      line(s, at, "}");
+    };
+    // In a loop that calls no task, the indices ir/bounds proved for the
+    // task form's loop unchecked where the same test before it holds, as
+    // there (emit_for).
+    if (const std::vector<const Expr *> *proved = plain ? fast_proved(st) : nullptr) {
+      line(s, in, fmt::format("if ({}) {{", fast_bounds_proof(st, *proved)));
+      proved_ = proved;
+      print(in + 2);
+      proved_ = nullptr;
+      line(s, in, "} else {");
+      print(in + 2);
+      line(s, in, "}");
+    } else {
+      print(in);
+    }
+    if (plain) fast_plain_leave(st, s, ind);
     return;
   }
   line(s, ind, fast_set(coll, form_var(st.expr->var)));
@@ -870,12 +1082,13 @@ void Printer::fast_call(const Stmt &st, std::ostream &s, int ind) {
     // and the form goes on; where there is none to start, a form that has
     // kept nothing loses its work.
     line(s, in + 2, "if (KITE_FAST == 1) {");
-    line(s, in + 4, "if (held < 0 && !kept) return 0L;");
+    line(s, in + 4, "if (held < 0 && !kept && !wrote) return 0L;");
     line(s, in + 4, pending + " full = 0;");
     line(s, in + 4, "goto kite_stop;");
     line(s, in + 2, "}");
     line(s, in + 2,
-         "if (kite_kept_promote(c, s, fp)) kept = 1; else if (!kept && held < 0) return 0L;");
+         "if (kite_kept_promote(c, s, fp)) kept = 1; else if (!kept && held < 0 && !wrote) "
+         "return 0L;");
     line(s, in, "}");
   } else {
     line(s, in, fmt::format("if (sp + {} > KITE_FAST_WORDS) return kite_fast_full(c);", frame));

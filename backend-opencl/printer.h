@@ -18,6 +18,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -125,6 +126,10 @@ class Printer {
   void store_params(const TaskDecl &callee, const std::vector<std::string> &args, const char *rec,
                     std::ostream &s, int ind);
   void answered(const cps::Op &op, const std::string &value, std::ostream &s, int ind);
+  bool fast_plain_enter(const Stmt &loop, std::ostream &s, int ind);
+  const std::vector<const Expr *> *fast_proved(const Stmt &loop) const;
+  std::string fast_bounds_proof(const Stmt &loop, const std::vector<const Expr *> &indices);
+  void fast_plain_leave(const Stmt &loop, std::ostream &s, int ind);
   void emit_fast_call(const cps::Op &op, const std::vector<std::string> &args, std::ostream &s,
                       int ind);
   // print_fast.cpp
@@ -223,6 +228,16 @@ class Printer {
   // there; and the elements of loops over them, as lvalues of raw bits.
   std::map<const VarDecl *, std::string> fast_base_;
   std::map<const VarDecl *, std::string> fast_elem_;
+  // Inside a loop of a form that calls no task (fast_plain_enter): the
+  // copies alone are written, and the lengths of the arrays it indexes
+  // that it does not assign, by variable, are C variables read before it.
+  int fast_plain_ = 0;
+  bool fast_plain_writes_ = false;  // it writes an element of a heap array
+  std::map<const VarDecl *, std::string> fast_lengths_;
+  // There, the variables it names as typed C variables (pv<id>), and what
+  // they were in at_ before it.
+  std::set<const VarDecl *> fast_typed_;
+  std::map<const VarDecl *, std::string> fast_plain_saved_;
   int loop_depth_ = 0;  // loops that call no task around the code being emitted
   // Inside such a loop nest: the C variable that holds the heap's address
   // (hp<k>, enter_loop), which no store in the loop can change, so the C

@@ -160,12 +160,15 @@ struct Task {
   // It has a sequential form (ir/fast_clones.h), and that form reads
   // fields or elements, or makes structs, unions or tuples, or loops over
   // a range, or calls one that does: wide workers run none of those
-  // (device/fast.cl).
+  // (device/fast.cl). A form that writes elements of arrays it did not
+  // make (or calls one that does) runs only where forms keep what they
+  // did (plan::KeptForm::writes): a stop must never lose its work.
   bool fast = false;
   bool fast_reads = false;
   bool fast_allocates = false;
   bool fast_loops = false;
-  bool fast_wide_skips() const { return fast_reads || fast_allocates || fast_loops; }
+  bool fast_writes = false;
+  bool fast_wide_skips() const { return fast_reads || fast_allocates || fast_loops || fast_writes; }
 };
 
 // Record layout shared by every task (slots are longs).

@@ -86,7 +86,8 @@ void dump(const Program &p, std::ostream &out) {
     }
     if (t.fast)
       out << ", has a sequential form"
-          << (t.fast_reads       ? " that reads memory"
+          << (t.fast_writes      ? " that writes memory"
+              : t.fast_reads     ? " that reads memory"
               : t.fast_allocates ? " that allocates"
               : t.fast_loops     ? " that loops over a range"
                                  : "");

@@ -2,6 +2,7 @@
 // (fast_clones.h).
 #include "ir/fast_clones.h"
 
+#include <algorithm>
 #include <set>
 
 #include "frontend/builtins.h"
@@ -142,8 +143,12 @@ bool stmt(Scope &sc, const Stmt &s) {
       if (!(s.target->kind == ExprKind::Name ? builds(*s.expr) : reads(*s.expr))) return false;
       const Expr &t = *s.target;
       if (t.kind == ExprKind::Name) return settable(sc, t.var) || local_element(sc, t.var);
-      return t.kind == ExprKind::Index && t.children[0]->kind == ExprKind::Name &&
-             sc.arrays.count(t.children[0]->var) && reads(*t.children[1]);
+      if (t.kind != ExprKind::Index || !reads(*t.children[1])) return false;
+      if (t.children[0]->kind == ExprKind::Name && sc.arrays.count(t.children[0]->var)) return true;
+      // An element of an array the form did not make, written in place: a
+      // form that writes runs only where a stop keeps its work
+      // (cps::Task::fast_writes).
+      return reads(*t.children[0]) && held(t.type->forced());
     }
     case StmtKind::Return:
       return !s.expr || builds(*s.expr);
@@ -181,8 +186,9 @@ bool stmt(Scope &sc, const Stmt &s) {
       sc.map_vars = outer;
       return ok;
     }
+    case StmtKind::Then:  // one side, then the other: in order, as a form runs
+      return body(sc, s.body) && body(sc, s.else_body);
     case StmtKind::Do:  // print and the atomics
-    case StmtKind::Then:
       return false;
   }
   return false;
@@ -207,20 +213,28 @@ bool signature(const ast::TaskDecl &decl) {
 // What a form's own statements do that wide workers' rule asks about (not
 // what the tasks they call do): read memory (a field, an element, a length:
 // ir/effects.h; or a `case`'s union tag), make heap values (`builds`), loop
-// over a range.
+// over a range, write an element of an array it did not make.
 struct Traits {
   bool reads = false;
   bool allocates = false;
   bool loops = false;
+  bool writes = false;
 };
 
-Traits traits(const anf::StmtList &list) {
+Traits traits(const anf::StmtList &list, const std::vector<const ast::VarDecl *> &local_arrays) {
   struct Visit : anf::Visitor {
+    const std::vector<const ast::VarDecl *> &local;
     Traits t;
+    explicit Visit(const std::vector<const ast::VarDecl *> &l) : local(l) {}
     using anf::Visitor::visit;
     void visit(const anf::Stmt &s) override {
       t.reads = t.reads || s.kind == StmtKind::Case;
       t.loops = t.loops || over_range(s);
+      if (s.kind == StmtKind::Set && s.target->kind == ExprKind::Index) {
+        const Expr &array = *s.target->children[0];
+        t.writes = t.writes || array.kind != ExprKind::Name ||
+                   std::find(local.begin(), local.end(), array.var) == local.end();
+      }
       anf::Visitor::visit(s);
     }
     void visit(const Expr &e) override {
@@ -229,7 +243,7 @@ Traits traits(const anf::StmtList &list) {
         t.allocates = t.allocates || x.kind == ExprKind::Construct || x.kind == ExprKind::Tuple;
       });
     }
-  } v;
+  } v(local_arrays);
   v.visit(list);
   return v.t;
 }
@@ -274,10 +288,11 @@ void find(cps::Program &blocks) {
   std::vector<std::vector<int>> calls(blocks.tasks.size());
   for (size_t t = 0; t < blocks.tasks.size(); ++t) {
     if (!fast[t]) continue;
-    const Traits own = traits(blocks.tasks[t].source->body);
+    const Traits own = traits(blocks.tasks[t].source->body, blocks.tasks[t].local_arrays);
     blocks.tasks[t].fast_reads = own.reads;
     blocks.tasks[t].fast_allocates = own.allocates;
     blocks.tasks[t].fast_loops = own.loops;
+    blocks.tasks[t].fast_writes = own.writes;
     callees(blocks.tasks[t].source->body, calls[t]);
   }
   for (bool changed = true; changed;) {
@@ -288,10 +303,11 @@ void find(cps::Program &blocks) {
       for (int callee : calls[t]) {
         const cps::Task &c = blocks.tasks[size_t(callee)];
         if ((c.fast_reads && !task.fast_reads) || (c.fast_allocates && !task.fast_allocates) ||
-            (c.fast_loops && !task.fast_loops)) {
+            (c.fast_loops && !task.fast_loops) || (c.fast_writes && !task.fast_writes)) {
           task.fast_reads = task.fast_reads || c.fast_reads;
           task.fast_allocates = task.fast_allocates || c.fast_allocates;
           task.fast_loops = task.fast_loops || c.fast_loops;
+          task.fast_writes = task.fast_writes || c.fast_writes;
           changed = true;
         }
       }

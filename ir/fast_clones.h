@@ -10,21 +10,28 @@
 // same either way.
 //
 // What a body may hold: `let` and `<-` of variables (scalars, or references
-// to arrays, structs, unions and tuples), `if`, `case`, `while`, `return`
-// and calls of tasks with a sequential form, on expressions that compute
-// and read fields and elements (no allocation, print, atomic or task
-// value: ir/effects.h's only_reads); `for` over ranges, run in order (a
-// loop that ir/reductions made parallel folds integers, whose sums are
-// the same in any order); and the task's local arrays
-// (cps::Task::local_arrays, of elements it holds): their `new`, `for` and
-// `map` over them (a map run as a loop in order, whose body assigns only
-// its own variables and the element), their elements read and written by
-// index and their lengths. The form keeps those arrays on its own stack,
-// above the frame, and pops them with it (backend-opencl/print_fast.cpp).
-// So the form never writes memory that anything else reads, and a run of
-// it that stops half way (its stack full, or another worker idle) leaves
-// no trace: the call then becomes a task after all. docs/design.md,
-// "Work-first", has the rule and its worst case.
+// to arrays, structs, unions and tuples), `if`, `case`, `while`, `then`
+// (one side run after the other), `return` and calls of tasks with a
+// sequential form, on expressions that compute and read fields and
+// elements (no allocation, print, atomic or task value: ir/effects.h's
+// only_reads); `for` over ranges, run in order (a loop that ir/reductions
+// made parallel folds integers, whose sums are the same in any order); the
+// task's local arrays (cps::Task::local_arrays, of elements it holds):
+// their `new`, `for` and `map` over them (a map run as a loop in order,
+// whose body assigns only its own variables and the element), their
+// elements read and written by index and their lengths, kept on the
+// form's own stack, above the frame, and popped with it
+// (backend-opencl/print_fast.cpp); and writes of elements of other arrays
+// (`a[i] <- e`: the sorts' insertion sort and merge).
+//
+// A form that writes only its own stack can stop half way (its stack full,
+// or another worker idle) and leave no trace: the call then becomes a task
+// after all. One that writes other arrays (cps::Task::fast_writes, and
+// every form that calls one) must never lose what it did: it runs only
+// where forms keep their frames in records when they stop
+// (plan::KeptForm::writes, KITE_KEEP), and until its first write it may
+// still stop as the others do. docs/design.md, "Work-first", has the rule
+// and its worst case.
 #pragma once
 
 #include "ir/cps.h"

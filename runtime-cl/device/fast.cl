@@ -118,9 +118,14 @@ int kite_spare(kite_ctx *c) {
 }
 #endif
 
-/* Whether a call runs its callee's form now; `reads`: the form reads
- * fields or elements or makes heap values (a constant at each call). */
+/* Whether a call runs its callee's form now; `reads`: 1 where the form
+ * reads fields or elements, makes heap values or loops over a range, 2
+ * where it also writes elements of arrays it did not make, which only a
+ * form that keeps its frames may do (a constant at each call). */
 int kite_fast_now(kite_ctx *c, int reads) {
+#if KITE_FAST == 0 || !KITE_KEEP
+  if (reads == 2) return 0;
+#endif
 #if KITE_FAST == 0
   return 0;
 #else

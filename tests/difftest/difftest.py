@@ -87,7 +87,7 @@ class Runner:
         self.lock = threading.Lock()
         self.counts = dict(generated=0, compiled=0, compared=0, mismatches=0, compile_failures=0,
                            bundles=0, bundle_failures=0, with_forms=0, with_families=0,
-                           with_arrays=0, with_builds=0, with_adds=0, with_sums=0, with_tails=0, with_ranges=0,
+                           with_arrays=0, with_builds=0, with_adds=0, with_sums=0, with_writes=0, with_tails=0, with_ranges=0,
                            errors=0)
         self.findings = []
         self.env = dict(os.environ)
@@ -226,10 +226,13 @@ class Runner:
         self.count('with_ranges', len(ranges))
         # Forms that add and start again (plan::FastAccumulate), that add up
         # their calls (plan::SumForm): `kitec --dump-plan`.
-        rc, so, _ = run([self.a.kitec, '-w', '--dump-plan', path], self.a.timeout, self.env)
+        cmd = [self.a.kitec, '-w', '--dump-plan', path]
+        if self.a.part_blocks:  # as the optimised binary is compiled
+            cmd[2:2] = ['--part-blocks', str(self.a.part_blocks)]
+        rc, so, _ = run(cmd, self.a.timeout, self.env)
         if rc != 0:
             return
-        adds, sums, tails, seed = set(), set(), set(), None
+        adds, sums, writes, tails, seed = set(), set(), set(), set(), None
         for line in so.splitlines():
             m = re.match(r'task p(-?\d+)_', line)
             if m:
@@ -242,8 +245,11 @@ class Runner:
                 sums.add(seed)
             elif "form's tail call" in line and seed is not None:
                 tails.add(seed)
+            elif 'writes memory: runs where forms keep' in line and seed is not None:
+                writes.add(seed)
         self.count('with_adds', len(adds))
         self.count('with_sums', len(sums))
+        self.count('with_writes', len(writes))
         self.count('with_tails', len(tails))
 
     def group(self, seeds, progs, work):
@@ -424,6 +430,7 @@ def main():
           f'{c["with_builds"]} with forms that make heap values, '
           f'{c["with_adds"]} with forms that add and start again, '
           f'{c["with_sums"]} with forms that add up their calls, '
+          f'{c["with_writes"]} with forms that write memory, '
           f'{c["with_tails"]} with tail calls in a form\'s frame, '
           f'{c["with_ranges"]} with forms that loop over ranges, '
           f'{c["errors"]} stopping with a run-time error), {c["compiled"]} compiled, {c["compared"]} compared, '

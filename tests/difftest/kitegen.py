@@ -2136,6 +2136,53 @@ class Gen:
         tk.writer = True
         return tk
 
+    def gen_rec_writer(self, i):
+        """A writer that halves its range and writes the leaves in place,
+        as the sorts' insertion sort and merge do: `a[q] <- a[q] op e` (not
+        idempotent: a sequential form that stopped after a write and ran
+        again would apply it twice), perhaps a `then` whose second side
+        reads what the first wrote. kitec gives both tasks sequential forms
+        that write memory, which run only where forms keep their frames."""
+        name = f'{self.p}v{i}'
+        h, q, m = f'{self.p}v{i}h', self.fresh('q'), self.fresh('m')
+        leaf = self.r.randint(1, 3)
+        op = self.pick(['+', '^', '-'])
+        ctx = Ctx(Task(h, [], None, -1), None)
+        ctx.no_calls = True
+        ctx.add(Var('k', 'int', mutable=False, kind='param'))
+        ctx.add(Var(q, 'int', mutable=False, kind='index'))
+        e = self.expr(ctx, 'int', 2)
+        shape = self.pick(['both', 'then', 'then'])
+        if shape == 'both':
+            split = [f'  {h}(a, k, lo, {m});', f'  {h}(a, k + 1, {m}, hi);']
+        else:
+            # the left half's first element gets the right half's last
+            split = ['  {', f'    {h}(a, k, lo, {m});', f'    {h}(a, k + 1, {m}, hi);',
+                     f'  }} then {{ a[lo] <- a[lo] {op} a[hi - 1]; }}']
+        lines = [f'task {h}(a: array<int>, k: int, lo: int, hi: int) {{',
+                 f'  if (hi - lo <= {leaf}) {{',
+                 f'    for ({q} = [lo, hi - 1]) {{ a[{q}] <- a[{q}] {op} {e.at(PREC[op] + 1)}; }}',
+                 '  } else {',
+                 f'    {m} = lo + (hi - lo) / 2;'] + ['  ' + l for l in split] + ['  }', '}',
+                 f'task {name}(a: array<int>, k: int) {{ {h}(a, k, 0, length(a)); }}']
+
+        def rec(v, k, lo, hi, q=q, f=e.fn, op=op, leaf=leaf, shape=shape):
+            if hi - lo <= leaf:
+                for x in range(lo, hi):
+                    v[x] = arith('int', op, v[x], f({'k': k, q: x}))
+                return
+            mid = lo + (hi - lo) // 2
+            rec(v, k, lo, mid)
+            rec(v, w32(k + 1), mid, hi)
+            if shape == 'then':
+                v[lo] = arith('int', op, v[lo], v[hi - 1])
+
+        tk = Task(name, [('a', ('array', 'int')), ('k', 'int')], None, -1)
+        tk.lines = lines
+        tk.fn = lambda args, rec=rec: rec(args[0].v, args[1], 0, len(args[0].v))
+        tk.writer = True
+        return tk
+
     def gen_entry(self):
         """P_main: compute a few results, then print them in order."""
         tk = Task(f'{self.p}main', [], None, 99)
@@ -2145,6 +2192,23 @@ class Gen:
             s = self.stmt(ctx, 2)
             lines += s[0]
             fns.append(s[1])
+        if self.rec_writer:
+            # The recursive writer, always called once (from the writers'
+            # stream: the other seeds' programs are as they were).
+            rr, w = self.rec_r, self.rec_writer
+            n, c, k = rr.randint(1, 40), rr.randint(-5, 5), rr.randint(-3, 3)
+            i1 = rr.randrange(n)
+            wa, x, j, r = self.fresh('wa'), self.fresh('x'), self.fresh('j'), self.fresh('r')
+            lines += [f'{wa} = new<int>({n});',
+                      f'map ({x} = {wa}[{j}]) {{ {x} <- {j} * {c} + 1; }}',
+                      f'{{ {w.name}({wa}, {k}); }} then {r} = {wa}[{i1}] + {wa}[{n - 1}];']
+
+            def run(env, w=w, n=n, c=c, k=k, i1=i1, r=r):
+                a = Arr([w32(q * c + 1) for q in range(n)])
+                w.fn([a, k])
+                env[r] = w32(a.v[i1] + a.v[n - 1])
+            fns.append(run)
+            ctx.add(Var(r, 'int', mutable=False))
         # results: printable variables plus a few calls
         outs = []
         for tkc in self.tasks:
@@ -2231,6 +2295,17 @@ class Gen:
             self.r = main_r
         self.helpers = [self.gen_helper(i) for i in range(self.r.randint(0, 2))]
         self.writers = [self.gen_writer(i) for i in range(self.r.randint(0, 2))]
+        # Writers that recurse and write in place, from a stream of their
+        # own (the programs of the seeds without them are as they were).
+        rec = random.Random(self.seed * 104729 + 31)
+        self.rec_writer, self.rec_r = None, rec
+        if rec.random() < 0.3:
+            if self.attempt > 1:  # (as for the arrays' stream above)
+                rec.seed((self.seed * 104729 + 31) * 1009 + self.attempt)
+            main_r, self.r = self.r, rec
+            self.rec_writer = self.gen_rec_writer(0)
+            self.writers.append(self.rec_writer)
+            self.r = main_r
         for level in range(self.r.randint(1, 3)):
             self.tasks.append(self.gen_task(level))
         entry = self.gen_entry()
