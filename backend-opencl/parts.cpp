@@ -11,23 +11,6 @@ namespace kite::plan {
 
 namespace {
 
-// The tasks a task's body calls by name.
-std::vector<int> callees(const anf::Task &task) {
-  struct Calls : anf::Visitor {
-    using anf::Visitor::visit;
-    std::vector<int> out;
-    void visit(const anf::Stmt &s) override {
-      if (s.kind == anf::StmtKind::Call && s.expr->children[0]->task)
-        out.push_back(s.expr->children[0]->task->id);
-      anf::Visitor::visit(s);
-    }
-  } calls;
-  calls.visit(task.body);
-  std::sort(calls.out.begin(), calls.out.end());
-  calls.out.erase(std::unique(calls.out.begin(), calls.out.end()), calls.out.end());
-  return calls.out;
-}
-
 // The strongly connected components of the call graph, callees' before
 // their callers' (Tarjan's algorithm, whose order that is).
 std::vector<std::vector<int>> cycles(const std::vector<std::vector<int>> &calls) {
@@ -78,7 +61,7 @@ Parts split(const cps::Program &p, int part_blocks) {
   for (const cps::Block &b : p.blocks)
     if (b.code >= 0) blocks[size_t(b.task)] += 1;
   std::vector<std::vector<int>> calls(n);
-  for (size_t t = 0; t < n; ++t) calls[t] = callees(*p.tasks[t].source);
+  for (size_t t = 0; t < n; ++t) calls[t] = anf::called_tasks(p.tasks[t].source->body);
   if (p.num_codes > part_blocks) {
     int part = 0, held = 0;
     for (const std::vector<int> &c : cycles(calls)) {

@@ -836,18 +836,8 @@ void plan_kept(const cps::Program &p, Plan &plan) {
   // own (whose pushes may still lose the form's work: print_fast.cpp's
   // fast_new).
   std::vector<std::vector<int>> callees(p.tasks.size());
-  for (size_t t = 0; t < p.tasks.size(); ++t) {
-    std::function<void(const anf::StmtList &)> walk = [&](const anf::StmtList &list) {
-      for (const anf::StmtPtr &st : list) {
-        if (st->kind == anf::StmtKind::Call && st->expr->children[0]->task)
-          callees[t].push_back(st->expr->children[0]->task->id);
-        walk(st->body);
-        walk(st->else_body);
-        for (const anf::CaseBranch &b : st->branches) walk(b.body);
-      }
-    };
-    if (p.tasks[t].fast) walk(p.tasks[t].source->body);
-  }
+  for (size_t t = 0; t < p.tasks.size(); ++t)
+    if (p.tasks[t].fast) callees[t] = anf::called_tasks(p.tasks[t].source->body);
   for (size_t t = 0; t < p.tasks.size(); ++t) {
     if (!p.tasks[t].fast || !p.tasks[t].fast_writes) continue;
     std::vector<bool> seen(p.tasks.size());

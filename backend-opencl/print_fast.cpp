@@ -32,6 +32,7 @@
 #include <sstream>
 
 #include "backend-opencl/printer.h"
+#include "ir/fast_clones.h"
 #include "ir/vars.h"
 
 namespace kite::print {
@@ -482,8 +483,7 @@ void Printer::fast_stmt(const Stmt &st, std::ostream &s, int ind) {
       return;
     case StmtKind::Set: {
       const Expr &target = *st.target;
-      if (target.kind == ExprKind::Index && !(target.children[0]->kind == ExprKind::Name &&
-                                              fast_base_.count(target.children[0]->var))) {
+      if (fast_clones::writes_memory(st, p_.tasks[size_t(task_)].local_arrays)) {
         // An element of an array on the heap (cps::Task::fast_writes): the
         // value first, then the element's place, as the task form does;
         // from here on a stop keeps the form's work instead of losing it.
@@ -599,16 +599,6 @@ void Printer::fast_new(const Stmt &st, std::ostream &s, int ind) {
   line(s, ind, "}");
 }
 
-// Whether `list` calls a task, at any depth.
-static bool calls_task(const anf::StmtList &list) {
-  for (const anf::StmtPtr &st : list)
-    if (st->kind == anf::StmtKind::Call || calls_task(st->body) || calls_task(st->else_body) ||
-        std::any_of(st->branches.begin(), st->branches.end(),
-                    [](const anf::CaseBranch &b) { return calls_task(b.body); }))
-      return true;
-  return false;
-}
-
 // The outermost loop of a form that calls no task (insertion sort's and a
 // merge's): no call returns into it, so its assignments write the
 // variables' copies alone (fast_set), which the C compiler keeps in
@@ -617,7 +607,7 @@ static bool calls_task(const anf::StmtList &list) {
 // are read once before it (kite_elem_n then reads no length of its own).
 // Returns whether it is one (then fast_plain_leave follows the loop).
 bool Printer::fast_plain_enter(const Stmt &loop, std::ostream &s, int ind) {
-  if (fast_plain_ > 0 || calls_task(loop.body)) return false;
+  if (fast_plain_ > 0 || !anf::called_tasks(loop.body).empty()) return false;
   vars::VarSet written;
   vars::collect(loop, vars::Use::Written, written);
   std::set<const VarDecl *> arrays;
@@ -630,16 +620,10 @@ bool Printer::fast_plain_enter(const Stmt &loop, std::ostream &s, int ind) {
         arrays.insert(a.var);
     });
   };
-  std::function<void(const anf::StmtList &)> walk = [&](const anf::StmtList &list) {
-    for (const anf::StmtPtr &st : list) {
-      if (st->expr) scan(*st->expr);
-      if (st->target) scan(*st->target);
-      walk(st->body);
-      walk(st->else_body);
-      for (const anf::CaseBranch &b : st->branches) walk(b.body);
-    }
-  };
-  walk(loop.body);
+  anf::for_each_stmt(loop.body, [&](const Stmt &st) {
+    if (st.expr) scan(*st.expr);
+    if (st.target) scan(*st.target);
+  });
   if (loop.expr) scan(*loop.expr);
   std::vector<const VarDecl *> by_id(arrays.begin(), arrays.end());
   std::sort(by_id.begin(), by_id.end(),
@@ -660,16 +644,11 @@ bool Printer::fast_plain_enter(const Stmt &loop, std::ostream &s, int ind) {
   // elements (whose code reads the copies), as C variables of their types:
   // the copies hold raw bits, whose conversions at every use the C
   // compiler does not always see through.
-  std::set<const VarDecl *> loops;
-  std::function<void(const anf::Stmt &)> loop_vars = [&](const anf::Stmt &st) {
-    if (st.kind == anf::StmtKind::For || st.kind == anf::StmtKind::Map)
+  std::set<const VarDecl *> loops{loop.coll_var, loop.index_var, loop.elem_var};
+  anf::for_each_stmt(loop.body, [&](const Stmt &st) {
+    if (st.kind == StmtKind::For || st.kind == StmtKind::Map)
       loops.insert({st.coll_var, st.index_var, st.elem_var});
-    for (const anf::StmtPtr &b : st.body) loop_vars(*b);
-    for (const anf::StmtPtr &b : st.else_body) loop_vars(*b);
-    for (const anf::CaseBranch &b : st.branches)
-      for (const anf::StmtPtr &x : b.body) loop_vars(*x);
-  };
-  loop_vars(loop);
+  });
   vars::VarSet named;
   vars::collect(loop, vars::Use::Any, named);
   for (const VarDecl *v : named) {
@@ -684,19 +663,11 @@ bool Printer::fast_plain_enter(const Stmt &loop, std::ostream &s, int ind) {
   // Whether it writes an element of a heap array: then the form has
   // written from here on (a loop of no iteration writes nothing, but only
   // keeps the form from losing its work).
-  std::function<bool(const anf::StmtList &)> writes = [&](const anf::StmtList &list) {
-    for (const anf::StmtPtr &st : list) {
-      if (st->kind == anf::StmtKind::Set && st->target->kind == ExprKind::Index &&
-          !(st->target->children[0]->kind == ExprKind::Name &&
-            fast_base_.count(st->target->children[0]->var)))
-        return true;
-      if (writes(st->body) || writes(st->else_body)) return true;
-      for (const anf::CaseBranch &b : st->branches)
-        if (writes(b.body)) return true;
-    }
-    return false;
-  };
-  fast_plain_writes_ = plan_.keeps() && writes(loop.body);
+  bool writes = false;
+  anf::for_each_stmt(loop.body, [&](const Stmt &st) {
+    writes = writes || fast_clones::writes_memory(st, p_.tasks[size_t(task_)].local_arrays);
+  });
+  fast_plain_writes_ = plan_.keeps() && writes;
   if (fast_plain_writes_) line(s, ind + 2, "wrote = 1;");
   ++fast_plain_;
   return true;

@@ -335,6 +335,30 @@ void Visitor::visit(const StmtList &list) {
   for (auto &s : list) visit(*s);
 }
 
+void for_each_stmt(const StmtList &list, const std::function<void(const Stmt &)> &fn) {
+  struct Each : Visitor {
+    explicit Each(const std::function<void(const Stmt &)> &f) : fn(f) {}
+    using Visitor::visit;
+    void visit(const Stmt &s) override {
+      fn(s);
+      Visitor::visit(s);
+    }
+    const std::function<void(const Stmt &)> &fn;
+  };
+  Each(fn).visit(list);
+}
+
+std::vector<int> called_tasks(const StmtList &list) {
+  std::vector<int> out;
+  for_each_stmt(list, [&](const Stmt &s) {
+    if (s.kind == StmtKind::Call && s.expr->children[0]->task)
+      out.push_back(s.expr->children[0]->task->id);
+  });
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
 void for_each_expr(const StmtList &list, const std::function<void(const Expr &)> &fn) {
   struct Each : Visitor {
     explicit Each(const std::function<void(const Expr &)> &f) : fn(f) {}

@@ -130,6 +130,12 @@ class Visitor : public ast::Visitor {
 
 // Calls fn on every expression in the statements of `list`, parents first.
 void for_each_expr(const StmtList &list, const std::function<void(const Expr &)> &fn);
+// Calls fn on every statement of `list` and those nested in them, parents
+// first.
+void for_each_stmt(const StmtList &list, const std::function<void(const Stmt &)> &fn);
+// The ids of the tasks that the call statements of `list` (nested ones too)
+// call by name, each once, in increasing order.
+std::vector<int> called_tasks(const StmtList &list);
 
 // Kite source text of a statement's head line (for dumps and the comments
 // of generated code).

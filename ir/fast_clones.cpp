@@ -230,11 +230,7 @@ Traits traits(const anf::StmtList &list, const std::vector<const ast::VarDecl *>
     void visit(const anf::Stmt &s) override {
       t.reads = t.reads || s.kind == StmtKind::Case;
       t.loops = t.loops || over_range(s);
-      if (s.kind == StmtKind::Set && s.target->kind == ExprKind::Index) {
-        const Expr &array = *s.target->children[0];
-        t.writes = t.writes || array.kind != ExprKind::Name ||
-                   std::find(local.begin(), local.end(), array.var) == local.end();
-      }
+      t.writes = t.writes || writes_memory(s, local);
       anf::Visitor::visit(s);
     }
     void visit(const Expr &e) override {
@@ -248,18 +244,14 @@ Traits traits(const anf::StmtList &list, const std::vector<const ast::VarDecl *>
   return v.t;
 }
 
-// The tasks a list of statements calls by name.
-void callees(const anf::StmtList &list, std::vector<int> &out) {
-  for (const anf::StmtPtr &s : list) {
-    if (s->kind == StmtKind::Call && s->expr->children[0]->task)
-      out.push_back(s->expr->children[0]->task->id);
-    callees(s->body, out);
-    callees(s->else_body, out);
-    for (const anf::CaseBranch &b : s->branches) callees(b.body, out);
-  }
-}
-
 }  // namespace
+
+bool writes_memory(const anf::Stmt &s, const std::vector<const ast::VarDecl *> &local_arrays) {
+  if (s.kind != StmtKind::Set || s.target->kind != ExprKind::Index) return false;
+  const Expr &array = *s.target->children[0];
+  return array.kind != ExprKind::Name ||
+         std::find(local_arrays.begin(), local_arrays.end(), array.var) == local_arrays.end();
+}
 
 void find(cps::Program &blocks) {
   // The greatest set of tasks whose bodies qualify calling only each other:
@@ -293,7 +285,7 @@ void find(cps::Program &blocks) {
     blocks.tasks[t].fast_allocates = own.allocates;
     blocks.tasks[t].fast_loops = own.loops;
     blocks.tasks[t].fast_writes = own.writes;
-    callees(blocks.tasks[t].source->body, calls[t]);
+    calls[t] = anf::called_tasks(blocks.tasks[t].source->body);
   }
   for (bool changed = true; changed;) {
     changed = false;

@@ -41,4 +41,9 @@ namespace kite::fast_clones {
 // Marks every task that has a sequential form (cps::Task::fast).
 void find(cps::Program &blocks);
 
+// Whether `s` writes an element of an array other than `local_arrays` (a
+// task's own, which its form keeps on its stack): a form that runs it
+// writes memory (cps::Task::fast_writes).
+bool writes_memory(const anf::Stmt &s, const std::vector<const ast::VarDecl *> &local_arrays);
+
 }  // namespace kite::fast_clones
