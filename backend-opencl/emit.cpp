@@ -97,7 +97,11 @@ Artifact emit_opencl(const cps::Program &program, const std::string &source_path
                  a.record_words, node_shift, a.strings.size(), a.sites.size(), a.params.size(),
                  e.loop_checks() ? 1 : 0, e.large() ? 1 : 0,
                  plan.has_fast() ? (plan.fast_computes ? 2 : 1) : 0, plan.parts.count,
-                 plan.parts.main_part, plan.keeps() ? (plan.keep_by_rule ? 2 : 1) : 0,
+                 plan.parts.main_part,
+                 plan.keeps() ? (plan.keep_writes    ? 3
+                                 : plan.keep_by_rule ? 2
+                                                     : 1)
+                              : 0,
                  plan.kept_slots, plan.kept_words) +
              kRuntimeSource + "\n" + generated;
   return a;

@@ -856,6 +856,7 @@ void plan_kept(const cps::Program &p, Plan &plan) {
     }
     plan.kept[t].writes = ok;
     plan.keep_by_rule = plan.keep_by_rule || ok;
+    plan.keep_writes = plan.keep_writes || ok;
   }
 }
 
@@ -997,10 +998,12 @@ void dump(const cps::Program &p, const Plan &plan, std::ostream &out) {
   for (size_t i = 0; i < plan.dispatchers.size(); ++i)
     out << fmt::format("dispatcher kite_call_value_{}: {}\n", i, to_string(plan.dispatchers[i]));
   if (plan.keeps())
-    out << fmt::format(
-        "kept forms: records of {} longs, {} slots for calls started ahead{}\n", plan.kept_words,
-        plan.kept_slots,
-        plan.keep_by_rule ? "; under the rule too, in runs of at most two narrow workers" : "");
+    out << fmt::format("kept forms: records of {} longs, {} slots for calls started ahead{}\n",
+                       plan.kept_words, plan.kept_slots,
+                       plan.keep_writes ? "; under the rule too, in runs of narrow workers"
+                       : plan.keep_by_rule
+                           ? "; under the rule too, in runs of at most two narrow workers"
+                           : "");
   for (size_t t = 0; t < p.tasks.size(); ++t) {
     const cps::Task &task = p.tasks[t];
     out << fmt::format("task {}\n", task.source->decl->name);

@@ -263,9 +263,10 @@ struct Plan {
   // ahead (KeptForm::maps): the rule keeps forms too, in runs of at most two
   // narrow workers (KITE_HAS_KEEP 2), since a form that fills its stack
   // would otherwise lose every frame and array under it.
-  // So does a form that writes (KeptForm::writes), which cannot stop
-  // otherwise.
+  // So does a form that writes (KeptForm::writes), which cannot run
+  // otherwise, in runs of any number of narrow workers (KITE_HAS_KEEP 3).
   bool keep_by_rule = false;
+  bool keep_writes = false;
   bool kept_arrays = false;  // some kept frame holds arrays (KeptForm::arrays)
 
   bool large() const { return shape == Shape::Large; }

@@ -156,9 +156,10 @@
  * on narrow workers where some kept frame holds arrays of its own and a
  * map whose iterations it may start ahead (KITE_HAS_KEEP 2), whose forms
  * would otherwise lose every frame under a full stack, in a run of at most
- * two workers (KITE_KEEP_RULE, which kite-run sets). Elsewhere measured
- * slower than losing the form's work under the rule (docs/design.md,
- * "Kept forms"). */
+ * two workers, and where some form writes memory, which may run only where
+ * forms keep (KITE_HAS_KEEP 3), in a run of any number (KITE_KEEP_RULE,
+ * which kite-run sets). Elsewhere measured slower than losing the form's
+ * work under the rule (docs/design.md, "Kept forms"). */
 #ifndef KITE_HAS_KEEP
 #define KITE_HAS_KEEP 0
 #endif
@@ -173,7 +174,7 @@
 #endif
 #define KITE_KEEP                                                                        \
   (KITE_HAS_KEEP && !KITE_SPLIT && !KITE_STACKS &&                                       \
-   (KITE_FAST == 3 || (KITE_HAS_KEEP == 2 && KITE_KEEP_RULE && KITE_FAST >= 1 && !KITE_WIDE)))
+   (KITE_FAST == 3 || (KITE_HAS_KEEP >= 2 && KITE_KEEP_RULE && KITE_FAST >= 1 && !KITE_WIDE)))
 /* The code of a kept frame's record: kite_fast goes on from its frame. */
 #define KITE_CODE_KEPT 0x7fffffef
 /* Not queued: kite_fast's caller gives up a suspended frame's own count

@@ -549,11 +549,14 @@ int run(const CommandLine &o) {
   // A kept form's record may be larger: under --fast-calls stop; and where
   // kitec keeps frames that hold arrays (KITE_HAS_KEEP 2), under the rule
   // and `always` too, on narrow workers of a CPU run with at most
-  // kKeepWorkers of them (KITE_KEEP_RULE, runtime-cl/device/config.cl).
+  // kKeepWorkers of them (KITE_KEEP_RULE, runtime-cl/device/config.cl);
+  // where some form writes memory (KITE_HAS_KEEP 3), which it may do only
+  // where forms keep, with any number of them.
   const bool stop = o.fast_calls == "stop";
-  const bool keep_rule = o.fast_calls != "never" && o.fast_calls != "stop" && device.is_cpu() &&
-                         cpu_workers(o, device) <= kKeepWorkers &&
-                         header_value(artifact.opencl, "KITE_HAS_KEEP").value_or(0) == 2;
+  const int64_t has_keep = header_value(artifact.opencl, "KITE_HAS_KEEP").value_or(0);
+  const bool keep_rule =
+      o.fast_calls != "never" && o.fast_calls != "stop" && device.is_cpu() &&
+      (has_keep == 3 || (has_keep == 2 && cpu_workers(o, device) <= kKeepWorkers));
   const auto kept = static_cast<uint32_t>(std::max(artifact.record_words, artifact.kept_words));
   const auto plain = static_cast<uint32_t>(artifact.record_words);
   WorkerShape worker_shape =
