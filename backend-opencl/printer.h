@@ -158,6 +158,7 @@ class Printer {
   void fast_return(std::ostream &s, int ind);
   void fast_new(const Stmt &st, std::ostream &s, int ind);
   void fast_iteration_look(std::ostream &s, int ind);
+  void fast_chunk_look(std::ostream &s, int ind);
   void fast_loop(const Stmt &st, std::ostream &s, int ind);
   std::string fast_element(const Expr &index);
   void kept_tail(std::ostream &s);
