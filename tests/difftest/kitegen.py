@@ -2145,7 +2145,9 @@ class Gen:
         that write memory, which run only where forms keep their frames."""
         name = f'{self.p}v{i}'
         h, q, m = f'{self.p}v{i}h', self.fresh('q'), self.fresh('m')
-        leaf = self.r.randint(1, 3)
+        # up to 6 elements a leaf: past the 4 of a chunk of a form's loop
+        # under --fast-calls stop (print_fast.cpp's fast_loop)
+        leaf = self.r.randint(1, 6)
         op = self.pick(['+', '^', '-'])
         ctx = Ctx(Task(h, [], None, -1), None)
         ctx.no_calls = True
