@@ -264,8 +264,7 @@ std::string Printer::builtin_call(const Expr &e, const Type *t) {
                          element_address(*e.children[1]), arg(1));
     }
     case Builtin::atomic_cas_:
-      return fmt::format("{}({}, {}, {})",
-                         t->kind == TypeKind::Long ? "atom_cmpxchg" : "atomic_cmpxchg",
+      return fmt::format("{}({}, {}, {})", t->kind == TypeKind::Long ? "kite_cas_l" : "kite_cas_i",
                          element_address(*e.children[1]), arg(1), arg(2));
     case Builtin::print_:
       internal_error("print used as a value");

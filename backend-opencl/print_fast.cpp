@@ -735,8 +735,9 @@ void Printer::fast_plain_leave(const Stmt &loop, std::ostream &s, int ind) {
 // range), so that a loop with no call in it (a leaf's) cannot hold its
 // form's subtree back from idle workers for long. Only below the form's
 // first frame: stopping there would only start the same loop again as a
-// task.
-void Printer::fast_iteration_look(std::ostream &s, int ind) {
+// task. A `for` over a range that calls no task looks once per chunk of
+// KITE_FAST_CHECK + 1 iterations instead (`when`, fast_loop).
+void Printer::fast_iteration_look(std::ostream &s, int ind, const char *when) {
   // In a loop that calls no task and writes memory, the form has written
   // (fast_plain_enter): a look could only start calls ahead under
   // --fast-calls stop, and it costs the loop dearly elsewhere (cilksort
@@ -744,24 +745,11 @@ void Printer::fast_iteration_look(std::ostream &s, int ind) {
   // the merges' loops, 1,270 without, medians of 7).
   if (fast_plain_writes_) s << "#if KITE_FAST == 3\n";
   line(s, ind,
-       plan_.keeps()
-           ? "if ((++calls & KITE_FAST_CHECK) == 0 && fp > 0 && kite_fast_stop(c)) { if "
-             "(!KITE_KEEP || (held < 0 && !kept && !wrote)) return 0L; if (KITE_FAST != 1 && "
-             "kite_kept_promote(c, s, (int)s[fp + 1])) kept = 1; }"
-           : "if ((++calls & KITE_FAST_CHECK) == 0 && fp > 0 && kite_fast_stop(c)) return 0L;");
-  if (fast_plain_writes_) s << "#endif\n";
-}
-
-// The look after a whole chunk of a loop's iterations (fast_loop): as
-// fast_iteration_look's, once per KITE_FAST_CHECK + 1 of them.
-void Printer::fast_chunk_look(std::ostream &s, int ind) {
-  if (fast_plain_writes_) s << "#if KITE_FAST == 3\n";
-  line(s, ind,
-       plan_.keeps()
-           ? "if (lim == KITE_FAST_CHECK + 1 && fp > 0 && kite_fast_stop(c)) { if "
-             "(!KITE_KEEP || (held < 0 && !kept && !wrote)) return 0L; if (KITE_FAST != 1 && "
-             "kite_kept_promote(c, s, (int)s[fp + 1])) kept = 1; }"
-           : "if (lim == KITE_FAST_CHECK + 1 && fp > 0 && kite_fast_stop(c)) return 0L;");
+       fmt::format(plan_.keeps() ? "if ({} && fp > 0 && kite_fast_stop(c)) {{ if (!KITE_KEEP || "
+                                   "(held < 0 && !kept && !wrote)) return 0L; if (KITE_FAST != 1 "
+                                   "&& kite_kept_promote(c, s, (int)s[fp + 1])) kept = 1; }}"
+                                 : "if ({} && fp > 0 && kite_fast_stop(c)) return 0L;",
+                   when));
   if (fast_plain_writes_) s << "#endif\n";
 }
 
@@ -807,7 +795,7 @@ void Printer::fast_loop(const Stmt &st, std::ostream &s, int ind) {
       fast_stmts(st.body, s, at + 6);
       line(s, at + 4, "}");
       line(s, at + 4, fmt::format("{} = (long){};", form_var(index), x));
-      fast_chunk_look(s, at + 4);
+      fast_iteration_look(s, at + 4, "lim == KITE_FAST_CHECK + 1");
       line(s, at + 2, "}");
       line(s, at, "}");
       at_[index] = saved;

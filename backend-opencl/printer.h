@@ -157,8 +157,10 @@ class Printer {
   void fast_case(const Stmt &st, std::ostream &s, int ind);
   void fast_return(std::ostream &s, int ind);
   void fast_new(const Stmt &st, std::ostream &s, int ind);
-  void fast_iteration_look(std::ostream &s, int ind);
-  void fast_chunk_look(std::ostream &s, int ind);
+  // `when`: every iteration counts as a call (the default), or the one
+  // after a whole chunk of them (fast_loop).
+  void fast_iteration_look(std::ostream &s, int ind,
+                           const char *when = "(++calls & KITE_FAST_CHECK) == 0");
   void fast_loop(const Stmt &st, std::ostream &s, int ind);
   std::string fast_element(const Expr &index);
   void kept_tail(std::ostream &s);

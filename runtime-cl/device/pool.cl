@@ -51,6 +51,20 @@ KITE_FOLD(xor_l, long, atom_cmpxchg, old ^ v)
 KITE_FOLD(min_l, long, atom_cmpxchg, min(old, v))
 KITE_FOLD(max_l, long, atom_cmpxchg, max(old, v))
 
+/* Kite's atomic_cas(a[i], expected, new): the element read first, and the
+ * exchange made only where it holds `expected`; where it does not, that
+ * read is the answer a failed exchange would have given at that moment
+ * (BFS's test of a visited vertex, once per edge: a locked instruction only
+ * where the vertex looks unvisited). */
+int kite_cas_i(volatile __global int *p, int expected, int desired) {
+  const int old = *p;
+  return old == expected ? atomic_cmpxchg(p, expected, desired) : old;
+}
+long kite_cas_l(volatile __global long *p, long expected, long desired) {
+  const long old = *p;
+  return old == expected ? atom_cmpxchg(p, expected, desired) : old;
+}
+
 /* Takes a chunk from the global stack; -1 when it is empty. */
 int kite_take_chunk_from(kite_ctx *c, volatile __global long *head) {
   for (;;) {
