@@ -841,17 +841,17 @@ void plan_kept(const cps::Program &p, Plan &plan) {
   for (size_t t = 0; t < p.tasks.size(); ++t) {
     if (!p.tasks[t].fast || !p.tasks[t].fast_writes) continue;
     std::vector<bool> seen(p.tasks.size());
-    std::vector<size_t> todo{t};
+    std::vector<size_t> unvisited{t};  // reached, not yet looked at
     seen[t] = true;
     bool ok = true;
-    while (!todo.empty() && ok) {
-      const size_t r = todo.back();
-      todo.pop_back();
+    while (!unvisited.empty() && ok) {
+      const size_t r = unvisited.back();
+      unvisited.pop_back();
       ok = plan.kept[r].kept && p.tasks[r].local_arrays.empty();
       for (int c : callees[r])
         if (!seen[size_t(c)]) {
           seen[size_t(c)] = true;
-          todo.push_back(size_t(c));
+          unvisited.push_back(size_t(c));
         }
     }
     plan.kept[t].writes = ok;
