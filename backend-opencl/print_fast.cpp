@@ -42,10 +42,10 @@ namespace {
 // A variable's slot in its frame, as an lvalue of raw bits.
 std::string frame_slot(const VarDecl *v) { return fmt::format("s[fp + {}]", 2 + v->id); }
 
-// The C variable that holds a copy of a variable's slot while its task's
-// code runs, so that the device compiler may keep it in a register: the
-// frame is written through at every assignment, and the copies are read
-// again from the frame where the task goes on after a call.
+// The C variable that holds a variable's value while its task's code runs,
+// so that the device compiler may keep it in a register: a call writes
+// the ones read after it to the frame (Printer::fast_save), and they are
+// read again from the frame where the task goes on after the call.
 std::string form_var(const VarDecl *v) { return fmt::format("fv{}", v->id); }
 
 // The copies of every variable of `task`, read again from its frame (where
@@ -62,13 +62,73 @@ long place(size_t t, int k) { return (long(t) << 16) | k; }
 
 }  // namespace
 
-// Assigns raw bits to a variable: its copy and its slot; in a form that
-// adds up its calls (fast_sum_form), which never goes on after a call in
-// its own code, its copy alone.
+// Assigns raw bits to a variable: its C variable (the frame gets it at the
+// next call that reads it after, fast_save).
 std::string Printer::fast_set(const VarDecl *v, const std::string &bits) const {
   if (fast_typed_.count(v)) return fmt::format("pv{} = {};", v->id, from_bits(v->type, bits));
-  if (fast_sum_ || fast_plain_ > 0) return fmt::format("{} = {};", form_var(v), bits);
-  return fmt::format("{} = {} = {};", frame_slot(v), form_var(v), bits);
+  return fmt::format("{} = {};", form_var(v), bits);
+}
+
+// What a call (or a join that may suspend) writes to its frame before the
+// frame is left: the variables the code after it may read before it
+// assigns them, found on the structure of the code, and more where in
+// doubt. After the call come the rest of each statement list around it,
+// a later iteration of each loop around it (its condition, index and
+// collection, and the variables its body names but does not declare: the
+// ones it declares are made again each iteration) and a `then`'s second
+// side; what a statement declares is assigned there before anything reads
+// it. Not the call's own target, which the call's result assigns; not a
+// parameter the task never assigns, whose slot still holds it; not a
+// loop's element, which its collection and index give. Whatever goes on from the
+// frame (the call's return, a kept frame going on, calls started ahead,
+// kite_kept_move) reads only those slots. Before, every assignment wrote
+// its slot: N-queens' form wrote about 60 slots a node, its calls now 3.
+std::string Printer::fast_save(const Stmt &call) const {
+  const anf::Task &task = *p_.tasks[size_t(task_)].source;
+  vars::VarSet live;
+  auto add = [&](const StmtList &list, size_t from) {
+    vars::VarSet named, declared;
+    for (size_t i = from; i < list.size(); ++i) {
+      vars::collect(*list[i], vars::Use::Any, named);
+      vars::collect(*list[i], vars::Use::Declared, declared);
+    }
+    for (const VarDecl *v : named)
+      if (!declared.count(v)) live.insert(v);
+  };
+  for (size_t level = fast_at_.size(); level-- > 0;) {
+    const StmtList &list = *fast_at_[level].list;
+    add(list, fast_at_[level].i + 1);
+    if (level == 0) continue;
+    const Stmt &owner = *(*fast_at_[level - 1].list)[fast_at_[level - 1].i];
+    switch (owner.kind) {
+      case StmtKind::While:
+      case StmtKind::For:
+      case StmtKind::Map: {
+        vars::VarSet named, declared;
+        vars::collect(owner, vars::Use::Any, named);
+        vars::collect(owner.body, vars::Use::Declared, declared);
+        for (const VarDecl *v : named)
+          if (!declared.count(v)) live.insert(v);
+        break;
+      }
+      case StmtKind::Then:
+        if (&list == &owner.body) add(owner.else_body, 0);
+        break;
+      default:
+        break;
+    }
+  }
+  vars::VarSet written;
+  vars::collect(task.body, vars::Use::Written, written);
+  std::string save;
+  for (const VarDecl *v : task.vars) {
+    if (!live.count(v) || (call.target && call.target->var == v) || element_of(v)) continue;
+    const bool param = std::find(task.decl->param_vars.begin(), task.decl->param_vars.end(), v) !=
+                       task.decl->param_vars.end();
+    if (param && !written.count(v)) continue;
+    save += fmt::format("{}{} = {};", save.empty() ? "" : " ", frame_slot(v), form_var(v));
+  }
+  return save;
 }
 
 void Printer::emit_fast(std::ostream &out) {
@@ -168,7 +228,9 @@ size_t Printer::fast_frame(size_t t) const { return size_t(plan_.fast_frame_word
 
 void Printer::fast_stmts(const StmtList &list, std::ostream &s, int ind) {
   const plan::FastAccumulate &acc = plan_.accumulate[size_t(task_)];
+  fast_at_.push_back({&list, 0});
   for (size_t i = 0; i < list.size(); ++i) {
+    fast_at_.back().i = i;
     if (fast_sum_ && list[i]->kind == StmtKind::Call) {
       i = fast_sum_run(list, i, s, ind);  // the return
       continue;
@@ -189,6 +251,7 @@ void Printer::fast_stmts(const StmtList &list, std::ostream &s, int ind) {
     }
     fast_stmt(*list[i], s, ind);
   }
+  fast_at_.pop_back();
 }
 
 // Kept forms (plan::KeptForm): a stop keeps what the form did.
@@ -718,11 +781,9 @@ void Printer::fast_plain_leave(const Stmt &loop, std::ostream &s, int ind) {
   vars::collect(loop, vars::Use::Written, written);
   std::string back;
   for (const VarDecl *v : written)
-    if (at_.count(v) && !element_of(v))
+    if (at_.count(v) && !element_of(v) && fast_typed_.count(v))
       back += (back.empty() ? "" : " ") +
-              (fast_typed_.count(v) ? fmt::format("{} = {} = {};", frame_slot(v), form_var(v),
-                                                  to_bits(v->type, at_.at(v)))
-                                    : fmt::format("{} = {};", frame_slot(v), form_var(v)));
+              fmt::format("{} = {};", form_var(v), to_bits(v->type, at_.at(v)));
   if (!back.empty()) line(s, ind + 2, back);
   line(s, ind, "}");
   for (const auto &[v, was] : fast_plain_saved_) at_[v] = was;
@@ -998,6 +1059,9 @@ void Printer::fast_call(const Stmt &st, std::ostream &s, int ind) {
   // A call that a stop started as a task (kept_tail): its result, in the
   // record of the frame, kept and gone on from at the bottom of the stack.
   const plan::KeptForm &kept = plan_.kept[size_t(task_)];
+  // What the frame must hold before it is left (its call, a stop, a
+  // suspended join): the variables read after the call.
+  const std::string save = fast_save(st);
   const auto ahead = kept.index.find(&st);
   const auto map = kept.maps.find(&st);
   if (ahead != kept.index.end() || map != kept.maps.end()) {
@@ -1015,6 +1079,9 @@ void Printer::fast_call(const Stmt &st, std::ostream &s, int ind) {
     const std::string bit = !j.empty() ? fmt::format("({} < KITE_KEPT_SLOTS ? 1L << {} : 0L)", j, j)
                                        : fmt::format("{}L", 1L << ahead->second);
     const std::string slot = !j.empty() ? "1 + " + j : std::to_string(ahead->second + 1);
+    // Both ways on from here (a suspend, and the result taken where the
+    // call returns) read the frame.
+    if (!save.empty()) line(s, ind + 2, save);
     line(s, ind + 2, "const int pw = kept ? (int)(s[fp + 1] >> 32) : 0;");
     line(s, ind + 2, fmt::format("if (pw && (KITE_REC(c, pw - 1)[KITE_KEPT_MASK] & {})) {{", bit));
     line(s, ind + 4, "kite_rec X = KITE_REC(c, pw - 1);");
@@ -1054,6 +1121,13 @@ void Printer::fast_call(const Stmt &st, std::ostream &s, int ind) {
   }
   const ntg::LeafAnswer &leaf = ct.leaf;
   const int in = fast_call_arguments(st, s, ind + 2);
+  if (!save.empty()) {
+    // Where forms keep, a call with a join wrote its frame there already.
+    const bool joined = ahead != kept.index.end() || map != kept.maps.end();
+    if (joined) s << "#if !KITE_KEEP\n";
+    line(s, in, save);
+    if (joined) s << "#endif\n";
+  }
   if (plan_.keeps()) {
     // A full stack keeps the frames (kept_tail), or the call becomes a
     // task; so does, where the form goes on from a kept frame, a call of a

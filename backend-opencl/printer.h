@@ -226,6 +226,15 @@ class Printer {
   std::vector<int> fast_calls_;  // by task: its form's resume points
   std::map<const Stmt *, long> fast_place_;  // a form's call: where its caller goes on
   std::map<const Stmt *, long> fast_join_;   // a call started ahead: where its frame resumes
+  // Where the form's code being printed is: each statement list around it
+  // and the index of its statement being printed there, outermost first
+  // (fast_stmts); what a call saves in its frame is read from it.
+  struct FastAt {
+    const StmtList *list;
+    size_t i;
+  };
+  std::vector<FastAt> fast_at_;
+  std::string fast_save(const Stmt &call) const;
   // In a sequential form: the local arrays it keeps on its stack (and the
   // collections of loops over them), each as the C expression of its place
   // there; and the elements of loops over them, as lvalues of raw bits.
