@@ -79,10 +79,11 @@ std::string Printer::fast_set(const VarDecl *v, const std::string &bits) const {
 // side; what a statement declares is assigned there before anything reads
 // it. Not the call's own target, which the call's result assigns; not a
 // parameter the task never assigns, whose slot still holds it; not a
-// loop's element, which its collection and index give. Whatever goes on from the
-// frame (the call's return, a kept frame going on, calls started ahead,
-// kite_kept_move) reads only those slots. Before, every assignment wrote
-// its slot: N-queens' form wrote about 60 slots a node, its calls now 3.
+// loop's element, which its collection and index give. Whatever goes on
+// from the frame (the call's return, a kept frame going on, calls started
+// ahead, kite_kept_move) reads only those slots. Before, every assignment
+// wrote its slot: N-queens' form wrote about 60 slots a node, its calls
+// now 3.
 std::string Printer::fast_save(const Stmt &call) const {
   const anf::Task &task = *p_.tasks[size_t(task_)].source;
   vars::VarSet live;
