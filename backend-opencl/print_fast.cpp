@@ -291,7 +291,8 @@ void Printer::kept_tail(std::ostream &s) {
   // A kept full stack makes the worker's next calls tasks, as a lost one
   // does (kite_fast_full): with two workers, the other takes those (UTS on
   // the 2-core EPYC: 78-80 ms so, 83-86 without). A lone worker needs none.
-  s << "  if (full && c->num_workers > 1) c->fast_skip = KITE_FAST_SKIP;\n";
+  s << "  KITE_NARROW_COUNT(c->n_full += full);\n"
+       "  if (full && c->num_workers > 1) c->fast_skip = KITE_FAST_SKIP;\n";
   // Every frame kept, each with its arrays (from its place up to the
   // frame above) in a record.
   s << "  for (int f = fp, top = sp; f >= 0; top = f, f = (int)s[f + 1])\n"

@@ -141,7 +141,11 @@
 #define KITE_STAT_HANDED 16      /* blocks a lane went on to in its turn (kite-run --hand-blocks) */
 #define KITE_STAT_FAST 17        /* calls that ran their callee's sequential form (kite_fast) */
 #define KITE_STAT_KEPT 18        /* stops of forms that kept their work (fast.cl, kept forms) */
-#define KITE_STATS_WORDS 19
+#define KITE_STAT_DECLINED 19    /* calls of tasks with a form that the rule made tasks (fast.cl) */
+#define KITE_STAT_SKIPPED 20     /* the same, after a form's stack was full (KITE_FAST_SKIP) */
+#define KITE_STAT_STOPS 21       /* looks at which a form stopped (kept or not) */
+#define KITE_STAT_FULL 22        /* forms whose stack was full (lost or kept) */
+#define KITE_STATS_WORDS 23
 /* With a trace, each worker's stats are followed by KITE_TRACE_SPAN_WORDS
  * longs per span: the stride of stats[] is KITE_STATS_WORDS +
  * KITE_TRACE_SPAN_WORDS * params[KITE_PARAM_TRACE_CAP]. A span is a time

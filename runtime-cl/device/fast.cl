@@ -110,6 +110,12 @@
 #define KITE_FAST_SKIP 1024
 
 #if KITE_HAS_FAST /* called by the generated code only where some task has a form */
+/* Counts why calls became tasks, on narrow workers (kite_ctx::n_declined). */
+#if KITE_WIDE
+#define KITE_NARROW_COUNT(x)
+#else
+#define KITE_NARROW_COUNT(x) (x)
+#endif
 #if !KITE_WIDE
 /* Entries this narrow worker has for thieves, on its deque. */
 int kite_spare(kite_ctx *c) {
@@ -134,6 +140,7 @@ int kite_fast_now(kite_ctx *c, int reads) {
 #endif
   if (c->fast_skip > 0) {
     c->fast_skip -= 1;
+    KITE_NARROW_COUNT(c->n_skipped += 1);
     return 0;
   }
   if (KITE_FAST >= 2 || c->num_workers == 1) return 1;
@@ -142,7 +149,9 @@ int kite_fast_now(kite_ctx *c, int reads) {
 #elif KITE_WIDE
   return 0;
 #else
-  return kite_spare(c) >= KITE_FAST_SLACK;
+  const int now = kite_spare(c) >= KITE_FAST_SLACK;
+  c->n_declined += !now;
+  return now;
 #endif
 #endif
 }
@@ -151,6 +160,7 @@ int kite_fast_now(kite_ctx *c, int reads) {
  * KITE_FAST_SKIP calls' forms before they start. */
 long kite_fast_full(kite_ctx *c) {
   c->fast_skip = KITE_FAST_SKIP;
+  KITE_NARROW_COUNT(c->n_full += 1);
   return 0L;
 }
 
@@ -189,7 +199,9 @@ int kite_fast_stop(kite_ctx *c) {
 #if KITE_WIDE
   return c->ctl[KITE_CTL_IDLE] > 0;
 #else
-  return c->ctl[KITE_CTL_IDLE] > 0 && kite_spare(c) <= 0;
+  const int stop = c->ctl[KITE_CTL_IDLE] > 0 && kite_spare(c) <= 0;
+  c->n_stops += stop;
+  return stop;
 #endif
 #endif
 }

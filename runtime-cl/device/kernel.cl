@@ -42,6 +42,9 @@ __kernel void kite_uber(__global long *pool, __global long *deques, __global uin
 #if KITE_HAS_FAST
   c->fast_skip = 0;
   c->n_fast = 0;
+#if !KITE_WIDE
+  c->n_declined = c->n_skipped = c->n_stops = c->n_full = 0;
+#endif
 #if KITE_KEEP
   c->n_kept = 0;
 #endif
@@ -105,6 +108,10 @@ __kernel void kite_uber(__global long *pool, __global long *deques, __global uin
   st[KITE_STAT_ANSWERED] += c->n_answered;
 #if KITE_HAS_FAST
   st[KITE_STAT_FAST] += c->n_fast;
+  st[KITE_STAT_DECLINED] += c->n_declined;
+  st[KITE_STAT_SKIPPED] += c->n_skipped;
+  st[KITE_STAT_STOPS] += c->n_stops;
+  st[KITE_STAT_FULL] += c->n_full;
 #if KITE_KEEP
   st[KITE_STAT_KEPT] += c->n_kept;
 #endif

@@ -302,6 +302,12 @@ void print_stats(const Report &r) {
   fmt::print(stderr, "kite-run: stats: calls answered inline {}\n", sum(KITE_STAT_ANSWERED));
   fmt::print(stderr, "kite-run: stats: calls run in place    {}\n", sum(KITE_STAT_FAST));
   fmt::print(stderr, "kite-run: stats: forms stopped, kept   {}\n", sum(KITE_STAT_KEPT));
+  if (!s.simd_stats)  // counted on narrow workers only
+    fmt::print(stderr,
+               "kite-run: stats: calls made tasks      {} by the rule, {} after a full stack; "
+               "forms' stops {}, full stacks {}\n",
+               sum(KITE_STAT_DECLINED), sum(KITE_STAT_SKIPPED), sum(KITE_STAT_STOPS),
+               sum(KITE_STAT_FULL));
   fmt::print(stderr, "kite-run: stats: steals                {} of {} attempts\n",
              sum(KITE_STAT_STEALS), sum(KITE_STAT_STEAL_TRIES));
 
