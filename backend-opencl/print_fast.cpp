@@ -57,6 +57,12 @@ std::string form_reload(const anf::Task &task) {
   return reload;
 }
 
+// Whether v is one of task's parameters.
+bool is_param(const anf::Task &task, const VarDecl *v) {
+  const auto &params = task.decl->param_vars;
+  return std::find(params.begin(), params.end(), v) != params.end();
+}
+
 // Where task t's code starts, and where it goes on after its k-th call.
 long place(size_t t, int k) { return (long(t) << 16) | k; }
 
@@ -86,47 +92,46 @@ std::string Printer::fast_set(const VarDecl *v, const std::string &bits) const {
 // now 3.
 std::string Printer::fast_save(const Stmt &call) const {
   const anf::Task &task = *p_.tasks[size_t(task_)].source;
-  vars::VarSet live;
-  auto add = [&](const StmtList &list, size_t from) {
-    vars::VarSet named, declared;
+  vars::VarSet live, named, declared;
+  // What `named` names that `declared` does not make.
+  auto add = [&] {
+    for (const VarDecl *v : named)
+      if (!declared.count(v)) live.insert(v);
+    named.clear();
+    declared.clear();
+  };
+  auto add_list = [&](const StmtList &list, size_t from) {
     for (size_t i = from; i < list.size(); ++i) {
       vars::collect(*list[i], vars::Use::Any, named);
       vars::collect(*list[i], vars::Use::Declared, declared);
     }
-    for (const VarDecl *v : named)
-      if (!declared.count(v)) live.insert(v);
+    add();
   };
   for (size_t level = fast_at_.size(); level-- > 0;) {
     const StmtList &list = *fast_at_[level].list;
-    add(list, fast_at_[level].i + 1);
+    add_list(list, fast_at_[level].i + 1);
     if (level == 0) continue;
     const Stmt &owner = *(*fast_at_[level - 1].list)[fast_at_[level - 1].i];
     switch (owner.kind) {
       case StmtKind::While:
       case StmtKind::For:
-      case StmtKind::Map: {
-        vars::VarSet named, declared;
+      case StmtKind::Map:
         vars::collect(owner, vars::Use::Any, named);
         vars::collect(owner.body, vars::Use::Declared, declared);
-        for (const VarDecl *v : named)
-          if (!declared.count(v)) live.insert(v);
+        add();
         break;
-      }
       case StmtKind::Then:
-        if (&list == &owner.body) add(owner.else_body, 0);
+        if (&list == &owner.body) add_list(owner.else_body, 0);
         break;
       default:
         break;
     }
   }
-  vars::VarSet written;
-  vars::collect(task.body, vars::Use::Written, written);
   std::string save;
   for (const VarDecl *v : task.vars) {
-    if (!live.count(v) || (call.target && call.target->var == v) || element_of(v)) continue;
-    const bool param = std::find(task.decl->param_vars.begin(), task.decl->param_vars.end(), v) !=
-                       task.decl->param_vars.end();
-    if (param && !written.count(v)) continue;
+    if (!live.count(v) || (call.target && call.target->var == v) || element_of(v) ||
+        fast_params_kept_.count(v))
+      continue;
     save += fmt::format("{}{} = {};", save.empty() ? "" : " ", frame_slot(v), form_var(v));
   }
   return save;
@@ -194,11 +199,16 @@ void Printer::emit_fast(std::ostream &out) {
     // The copies: the parameters from the frame, the rest zero.
     std::string copies;
     for (const VarDecl *v : task.vars) {
-      bool param = std::find(task.decl->param_vars.begin(), task.decl->param_vars.end(), v) !=
-                   task.decl->param_vars.end();
       copies += fmt::format("{}{} = {}", copies.empty() ? "" : ", ", form_var(v),
-                            param ? frame_slot(v) : "0L");
+                            is_param(task, v) ? frame_slot(v) : "0L");
     }
+    // The parameters the task never assigns: their slots hold them
+    // throughout (fast_save).
+    vars::VarSet written;
+    vars::collect(task.body, vars::Use::Written, written);
+    fast_params_kept_.clear();
+    for (const VarDecl *v : task.decl->param_vars)
+      if (!written.count(v)) fast_params_kept_.insert(v);
     if (!copies.empty()) line(form, 4, "long " + copies + ";");
     fast_stmts(task.body, form, 4);
     line(form, 4, "rv = 0L;");

@@ -234,6 +234,7 @@ class Printer {
     size_t i;
   };
   std::vector<FastAt> fast_at_;
+  std::set<const VarDecl *> fast_params_kept_;  // the task's parameters it never assigns
   std::string fast_save(const Stmt &call) const;
   // In a sequential form: the local arrays it keeps on its stack (and the
   // collections of loops over them), each as the C expression of its place
