@@ -168,6 +168,9 @@ struct Task {
   bool fast_allocates = false;
   bool fast_loops = false;
   bool fast_writes = false;
+  // Where it has none: why (the first statement or declaration that keeps
+  // it from one, with its line), for --dump-after fast_clones.
+  std::string no_fast;
   bool fast_wide_skips() const { return fast_reads || fast_allocates || fast_loops || fast_writes; }
 };
 

@@ -91,6 +91,8 @@ void dump(const Program &p, std::ostream &out) {
               : t.fast_allocates ? " that allocates"
               : t.fast_loops     ? " that loops over a range"
                                  : "");
+    else if (!t.no_fast.empty())
+      out << ", no sequential form (" << t.no_fast << ")";
     out << "\n";
     for (const Graph &g : p.graphs) {
       if (g.task != int(&t - p.tasks.data())) continue;

@@ -17,6 +17,9 @@ using ast::ExprKind;
 
 namespace {
 
+// A type as an error message names it.
+std::string type_name(const Type *t) { return "`" + to_string(t) + "`"; }
+
 // The values a sequential form holds: scalars, and references to arrays,
 // structs, unions and tuples, which it only reads through.
 bool held(const Type *t) {
@@ -78,6 +81,28 @@ bool builds(const Expr &e) {
   return ok && names_held(f);
 }
 
+// What e does that a form's expressions may not (builds' and reads'
+// limits), as the reason a task has no form.
+std::string does(const Expr &e) {
+  const effects::Effects f = effects::of(e);
+  if (f.makes_tasks) return "an anonymous task or a future";
+  if (f.calls) return "a call of a task value";
+  if (f.prints) return "a print";
+  if (f.writes) return "an atomic";
+  bool array = false;
+  ast::for_each_expr(e, [&](const Expr &x) {
+    if (x.kind == ExprKind::New) array = true;
+    if (x.kind == ExprKind::Call)
+      if (const BuiltinInfo *b = called_builtin(x); b && b->allocates) array = true;
+  });
+  if (array) return "an array made on the heap";
+  if (f.allocates || f.tuples) return "a struct, union or tuple made where a form only reads";
+  for (const Expr *name : f.names)
+    if (name->var && !held(name->var->type))
+      return "a value of type " + type_name(name->var->type);
+  return "an expression a form does not evaluate";
+}
+
 // Whether s is a `for` over a range (`for (k = [lo, hi])`).
 bool over_range(const Stmt &s) {
   return s.kind == StmtKind::For && s.coll_var && s.coll_var->type->kind == TypeKind::Range;
@@ -99,7 +124,18 @@ struct Scope {
   // The variables a map's body binds, where a statement inside one is
   // checked; null outside maps.
   const std::set<const ast::VarDecl *> *map_vars = nullptr;
+  // Why the body has no form: the first statement that keeps it from one
+  // (cps::Task::no_fast).
+  std::string why;
 };
+
+// Records why s keeps its task from a form (the innermost reason wins) and
+// gives false.
+bool no(Scope &sc, const Stmt &s, const std::string &why) {
+  if (sc.why.empty())
+    sc.why = "line " + std::to_string(s.loc.line) + ":" + std::to_string(s.loc.col) + ": " + why;
+  return false;
+}
 
 bool body(Scope &sc, const anf::StmtList &list);
 
@@ -127,56 +163,78 @@ bool settable(const Scope &sc, const ast::VarDecl *v) {
 }
 
 // Whether s is what a sequential form runs, calling tasks that `sc.fast`
-// still marks.
+// still marks; where not, `no` says why.
 bool stmt(Scope &sc, const Stmt &s) {
   const anf::Task &task = sc.task;
   switch (s.kind) {
     case StmtKind::Let:
       for (const ast::VarDecl *v : s.vars)
-        if (!plain(task, v)) return false;
-      if (s.vars.size() == 1 && sc.arrays.count(s.vars[0]))
+        if (!plain(task, v)) return no(sc, s, "a variable of type " + type_name(v->type));
+      if (s.vars.size() == 1 && sc.arrays.count(s.vars[0])) {
         // The form makes it on its stack.
-        return s.expr && s.expr->kind == ExprKind::New && s.expr->children.size() == 1 &&
-               reads(*s.expr->children[0]);
-      return !s.expr || builds(*s.expr);
+        if (s.expr && s.expr->kind == ExprKind::New && s.expr->children.size() == 1 &&
+            reads(*s.expr->children[0]))
+          return true;
+        return no(sc, s, "a local array not made by `new` of a length that only reads");
+      }
+      return !s.expr || builds(*s.expr) || no(sc, s, does(*s.expr));
     case StmtKind::Set: {
-      if (!(s.target->kind == ExprKind::Name ? builds(*s.expr) : reads(*s.expr))) return false;
+      if (!(s.target->kind == ExprKind::Name ? builds(*s.expr) : reads(*s.expr)))
+        return no(sc, s, does(*s.expr));
       const Expr &t = *s.target;
-      if (t.kind == ExprKind::Name) return settable(sc, t.var) || local_element(sc, t.var);
-      if (t.kind != ExprKind::Index || !reads(*t.children[1])) return false;
+      if (t.kind == ExprKind::Name) {
+        if (settable(sc, t.var) || local_element(sc, t.var)) return true;
+        if (task.element_of(t.var)) return no(sc, s, "a write of the element of a loop over an array the task did not make");
+        if (sc.map_vars) return no(sc, s, "a map's body that assigns a variable declared outside it");
+        return no(sc, s, "an assignment of a variable of type " + type_name(t.var->type));
+      }
+      if (t.kind == ExprKind::Field) return no(sc, s, "a write of a field");
+      if (t.kind != ExprKind::Index) return no(sc, s, "an assignment of this kind");
+      if (!reads(*t.children[1])) return no(sc, s, does(*t.children[1]));
       if (t.children[0]->kind == ExprKind::Name && sc.arrays.count(t.children[0]->var)) return true;
       // An element of an array the form did not make, written in place: a
       // form that writes runs only where a stop keeps its work
       // (cps::Task::fast_writes).
-      return reads(*t.children[0]) && held(t.type->forced());
+      if (reads(*t.children[0]) && held(t.type->forced())) return true;
+      return no(sc, s, "a write of an element of type " + type_name(t.type->forced()));
     }
     case StmtKind::Return:
-      return !s.expr || builds(*s.expr);
+      return !s.expr || builds(*s.expr) || no(sc, s, does(*s.expr));
     case StmtKind::If:
-      return reads(*s.expr) && body(sc, s.body) && body(sc, s.else_body);
+      return (reads(*s.expr) || no(sc, s, does(*s.expr))) && body(sc, s.body) &&
+             body(sc, s.else_body);
     case StmtKind::While:
-      return reads(*s.expr) && body(sc, s.body);
+      return (reads(*s.expr) || no(sc, s, does(*s.expr))) && body(sc, s.body);
     case StmtKind::Call: {
       const Expr &call = *s.expr;
       const Expr &callee = *call.children[0];
-      if (callee.kind != ExprKind::Name || !callee.task || !sc.fast[size_t(callee.task->id)])
-        return false;
+      if (callee.kind != ExprKind::Name || !callee.task)
+        return no(sc, s, "a call of a task value");
+      if (!sc.fast[size_t(callee.task->id)])
+        return no(sc, s, "a call of " + callee.task->name + ", which has no sequential form");
       for (size_t i = 1; i < call.children.size(); ++i)
-        if (!builds(*call.children[i])) return false;
-      return !s.target || settable(sc, s.target->var);
+        if (!builds(*call.children[i])) return no(sc, s, does(*call.children[i]));
+      if (!s.target || settable(sc, s.target->var)) return true;
+      if (sc.map_vars) return no(sc, s, "a map's body that assigns a variable declared outside it");
+      return no(sc, s, "a call whose result is of type " + type_name(s.target->var->type));
     }
     case StmtKind::Case:
-      if (!reads(*s.expr)) return false;
-      for (const anf::CaseBranch &b : s.branches)
-        if ((b.binder && !plain(task, b.binder)) || !body(sc, b.body)) return false;
+      if (!reads(*s.expr)) return no(sc, s, does(*s.expr));
+      for (const anf::CaseBranch &b : s.branches) {
+        if (b.binder && !plain(task, b.binder))
+          return no(sc, s, "a branch's variable of type " + type_name(b.binder->type));
+        if (!body(sc, b.body)) return false;
+      }
       return true;
     case StmtKind::For:
     case StmtKind::Map: {
       // A `for` over a range, run in order: its element is a value that
       // only reads (an assignment of it is no `settable`'s).
-      if (over_range(s)) return reads(*s.expr) && body(sc, s.body);
+      if (over_range(s)) return (reads(*s.expr) || no(sc, s, does(*s.expr))) && body(sc, s.body);
       // A loop over a local array, run in order by the form.
-      if (s.expr->kind != ExprKind::Name || !sc.arrays.count(s.expr->var)) return false;
+      if (s.expr->kind != ExprKind::Name || !sc.arrays.count(s.expr->var))
+        return no(sc, s, std::string("a `") + (s.kind == StmtKind::For ? "for" : "map") +
+                             "` over an array the task did not make");
       if (s.kind == StmtKind::For) return body(sc, s.body);
       std::set<const ast::VarDecl *> own;
       bound_in(s.body, own);
@@ -189,7 +247,7 @@ bool stmt(Scope &sc, const Stmt &s) {
     case StmtKind::Then:  // one side, then the other: in order, as a form runs
       return body(sc, s.body) && body(sc, s.else_body);
     case StmtKind::Do:  // print and the atomics
-      return false;
+      return no(sc, s, does(*s.expr));
   }
   return false;
 }
@@ -200,14 +258,18 @@ bool body(Scope &sc, const anf::StmtList &list) {
   return true;
 }
 
-// Whether the task's declaration allows a sequential form: parameters and
-// result it holds, no closure.
-bool signature(const ast::TaskDecl &decl) {
-  if (decl.env || !decl.result_type) return false;
-  if (decl.result_type->kind != TypeKind::Unit && !held(decl.result_type)) return false;
+// Why the task's declaration allows no sequential form, or "" where it
+// does: parameters and result it holds, no closure.
+std::string signature(const ast::TaskDecl &decl) {
+  const std::string at =
+      "line " + std::to_string(decl.loc.line) + ":" + std::to_string(decl.loc.col) + ": ";
+  if (decl.env) return at + "a closure: it reads variables of the task it is written in";
+  if (!decl.result_type) return at + "no result type";
+  if (decl.result_type->kind != TypeKind::Unit && !held(decl.result_type))
+    return at + "a result of type " + type_name(decl.result_type);
   for (const ast::VarDecl *p : decl.param_vars)
-    if (!held(p->type)) return false;
-  return true;
+    if (!held(p->type)) return at + "a parameter of type " + type_name(p->type);
+  return "";
 }
 
 // What a form's own statements do that wide workers' rule asks about (not
@@ -258,17 +320,20 @@ void find(cps::Program &blocks) {
   // start from every task with a fitting signature and drop the others
   // until nothing changes.
   std::vector<bool> fast(blocks.tasks.size());
-  for (size_t t = 0; t < blocks.tasks.size(); ++t)
-    fast[t] = signature(*blocks.tasks[t].source->decl);
+  for (size_t t = 0; t < blocks.tasks.size(); ++t) {
+    blocks.tasks[t].no_fast = signature(*blocks.tasks[t].source->decl);
+    fast[t] = blocks.tasks[t].no_fast.empty();
+  }
   for (bool changed = true; changed;) {
     changed = false;
     for (size_t t = 0; t < blocks.tasks.size(); ++t) {
       const anf::Task &task = *blocks.tasks[t].source;
       if (!fast[t]) continue;
-      Scope sc{task, fast, {}};
+      Scope sc{task, fast, {}, nullptr, {}};
       for (const ast::VarDecl *a : blocks.tasks[t].local_arrays)
         if (held(a->type->forced()->elem)) sc.arrays.insert(a);
       if (!body(sc, task.body)) {
+        blocks.tasks[t].no_fast = sc.why;
         fast[t] = false;
         changed = true;
       }
