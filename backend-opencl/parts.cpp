@@ -77,7 +77,10 @@ Parts split(const cps::Program &p, int part_blocks) {
     parts.count = part + 1;
   }
   parts.main_part = parts.task_part[size_t(p.anf->main)];
-  // A form is held where it is called, and where the forms that call it are.
+  // A form is held where it is called, and where the forms that call it
+  // are (by name, or by value: every task of the value's type).
+  for (size_t t = 0; t < n; ++t)
+    if (p.tasks[t].fast) calls[t] = anf::reachable_calls(*p.anf, p.tasks[t].source->body);
   std::vector<std::set<int>> where(n);
   for (size_t t = 0; t < n; ++t)
     for (int callee : calls[t])

@@ -609,6 +609,7 @@ void plan_accumulate(const cps::Program &p, Plan &plan) {
     walk(task.source->body);
     for (const anf::Stmt *call : tails) {
       const TaskDecl *callee = call->expr->children[0]->task;
+      if (!callee) continue;  // a task value's: fast_value_call
       if (callee == task.source->decl.get() || !acc.call) acc.tails.insert(call);
     }
   }
@@ -837,7 +838,7 @@ void plan_kept(const cps::Program &p, Plan &plan) {
   // fast_new).
   std::vector<std::vector<int>> callees(p.tasks.size());
   for (size_t t = 0; t < p.tasks.size(); ++t)
-    if (p.tasks[t].fast) callees[t] = anf::called_tasks(p.tasks[t].source->body);
+    if (p.tasks[t].fast) callees[t] = anf::reachable_calls(*p.anf, p.tasks[t].source->body);
   for (size_t t = 0; t < p.tasks.size(); ++t) {
     if (!p.tasks[t].fast || !p.tasks[t].fast_writes) continue;
     std::vector<bool> seen(p.tasks.size());

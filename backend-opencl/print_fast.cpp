@@ -60,7 +60,7 @@ std::string form_reload(const anf::Task &task) {
 // Whether v is one of task's parameters.
 bool is_param(const anf::Task &task, const VarDecl *v) {
   const auto &params = task.decl->param_vars;
-  return std::find(params.begin(), params.end(), v) != params.end();
+  return v == task.decl->env || std::find(params.begin(), params.end(), v) != params.end();
 }
 
 // Where task t's code starts, and where it goes on after its k-th call.
@@ -162,10 +162,13 @@ void Printer::emit_fast(std::ostream &out) {
       for (int i = 0; i < plan_.fast_arity; ++i) s << (i ? ", " : "") << "pa" << i << " = 0L";
       s << ";\n";
     }
+    // A closure's, where the call it was making is of a task value.
+    if (has_closure_form()) s << "  long penv = 0L;\n";
   }
   s << "  switch (task) {\n";
   for (size_t t = 0; t < p_.tasks.size(); ++t) {
-    if (!p_.tasks[t].fast) continue;
+    // (A closure is called by value only, from a form: fast_value_call.)
+    if (!p_.tasks[t].fast || p_.tasks[t].source->decl->env) continue;
     const anf::Task &task = *p_.tasks[t].source;
     std::ostringstream e;
     e << fmt::format("  case {}: /* {} */\n", t, task.decl->name);
@@ -209,6 +212,7 @@ void Printer::emit_fast(std::ostream &out) {
     fast_params_kept_.clear();
     for (const VarDecl *v : task.decl->param_vars)
       if (!written.count(v)) fast_params_kept_.insert(v);
+    if (task.decl->env) fast_params_kept_.insert(task.decl->env);
     if (!copies.empty()) line(form, 4, "long " + copies + ";");
     fast_stmts(task.body, form, 4);
     line(form, 4, "rv = 0L;");
@@ -235,6 +239,12 @@ void Printer::emit_fast(std::ostream &out) {
 }
 
 // Longs of task t's frame in kite_fast (plan::Plan::fast_frame_words).
+bool Printer::has_closure_form() const {
+  for (const cps::Task &t : p_.tasks)
+    if (t.fast && t.source->decl->env) return true;
+  return false;
+}
+
 size_t Printer::fast_frame(size_t t) const { return size_t(plan_.fast_frame_words(p_, t)); }
 
 void Printer::fast_stmts(const StmtList &list, std::ostream &s, int ind) {
@@ -354,7 +364,10 @@ void Printer::kept_tail(std::ostream &s) {
       args.push_back(from_bits(callee.param_vars[i]->type, fmt::format("pa{}", i)));
     std::ostringstream e;
     e << fmt::format("    case {}:\n", t);
-    kept_spawn(callee, args, "KITE_KEPT_LINK(x, 0)", "psite", true, e, 6);
+    const std::string env =
+        callee.env ? fmt::format("KITE_L(cf, {}) = penv;", p_.tasks[t].var_slot[callee.env->id])
+                   : "";
+    kept_spawn(callee, args, "KITE_KEPT_LINK(x, 0)", "psite", true, e, 6, env);
     e << "      break;\n";
     s << e.str();
   }
@@ -619,7 +632,10 @@ void Printer::fast_stmt(const Stmt &st, std::ostream &s, int ind) {
       fast_case(st, s, ind);
       return;
     case StmtKind::Call:
-      fast_call(st, s, ind);
+      if (st.expr->children[0]->kind == ExprKind::Name && st.expr->children[0]->task)
+        fast_call(st, s, ind);
+      else
+        fast_value_call(st, s, ind);
       return;
     case StmtKind::For:
     case StmtKind::Map:
@@ -682,7 +698,7 @@ void Printer::fast_new(const Stmt &st, std::ostream &s, int ind) {
 // are read once before it (kite_elem_n then reads no length of its own).
 // Returns whether it is one (then fast_plain_leave follows the loop).
 bool Printer::fast_plain_enter(const Stmt &loop, std::ostream &s, int ind) {
-  if (fast_plain_ > 0 || !anf::called_tasks(loop.body).empty()) return false;
+  if (fast_plain_ > 0 || anf::calls_any(loop.body)) return false;
   vars::VarSet written;
   vars::collect(loop, vars::Use::Written, written);
   std::set<const VarDecl *> arrays;
@@ -1056,6 +1072,105 @@ void Printer::fast_tail(const Stmt &st, const Stmt &ret, std::ostream &s, int in
   s << "#endif\n";
 }
 
+// The call of `callee`'s form proper, its arguments in b<i> (and, for a
+// closure, its closure in C variable `env`): a full stack or a stop (the
+// call becomes a task, or the frames are kept), else its frame pushed and
+// its code jumped to; it comes back at `here`. `at`: the call's place in
+// the source.
+void Printer::fast_enter(const TaskDecl &callee, long here, const std::string &env, SourceLoc at,
+                         std::ostream &s, int in) {
+  const size_t frame = fast_frame(size_t(callee.id));
+  if (plan_.keeps()) {
+    // A full stack keeps the frames (kept_tail), or the call becomes a
+    // task; so does, where the form goes on from a kept frame, a call of a
+    // task whose frames are not kept. A stop starts calls ahead.
+    line(s, in,
+         fmt::format("if ({}sp + {} > KITE_FAST_WORDS) {{",
+                     plan_.kept[size_t(callee.id)].kept ? "" : "held >= 0 || ", frame));
+    // The call, where it becomes a task from a kept frame (kite_keep).
+    std::string pending = fmt::format("pt = {}; psite = {};", callee.id, site(at));
+    for (size_t i = 0; i < callee.param_vars.size(); ++i)
+      pending += fmt::format(" pa{0} = b{0};", i);
+    if (!env.empty()) pending += fmt::format(" penv = {};", env);
+    line(s, in + 2,
+         fmt::format("s[fp] = {}L; {} full = sp + {} > KITE_FAST_WORDS;", here, pending, frame));
+    line(s, in + 2, "goto kite_stop;");
+    line(s, in, "}");
+    line(s, in, "if ((++calls & KITE_FAST_CHECK) == 0 && kite_fast_stop(c)) {");
+    line(s, in + 2, "if (!KITE_KEEP) return 0L;");
+    line(s, in + 2, fmt::format("s[fp] = {}L;", here));
+    // Under the rule: a form that has kept nothing loses its work, as one
+    // that does not keep; one that goes on from a kept frame keeps every
+    // frame again, each starting its calls ahead, and this call becomes a
+    // task (kept_tail). Under --fast-calls stop, a stop starts calls ahead
+    // and the form goes on; where there is none to start, a form that has
+    // kept nothing loses its work.
+    line(s, in + 2, "if (KITE_FAST == 1) {");
+    line(s, in + 4, "if (held < 0 && !kept && !wrote) return 0L;");
+    line(s, in + 4, pending + " full = 0;");
+    line(s, in + 4, "goto kite_stop;");
+    line(s, in + 2, "}");
+    line(s, in + 2,
+         "if (kite_kept_promote(c, s, fp)) kept = 1; else if (!kept && held < 0 && !wrote) "
+         "return 0L;");
+    line(s, in, "}");
+  } else {
+    line(s, in, fmt::format("if (sp + {} > KITE_FAST_WORDS) return kite_fast_full(c);", frame));
+    line(s, in, "if ((++calls & KITE_FAST_CHECK) == 0 && kite_fast_stop(c)) return 0L;");
+  }
+  std::string push = fmt::format("s[fp] = {}L; s[sp + 1] = fp;", here);
+  for (size_t i = 0; i < callee.param_vars.size(); ++i)
+    push += fmt::format(" s[sp + {}] = b{};", 2 + callee.param_vars[i]->id, i);
+  if (!env.empty()) push += fmt::format(" s[sp + {}] = {};", 2 + callee.env->id, env);
+  if (const plan::FastAccumulate &acc = plan_.accumulate[size_t(callee.id)]; acc.call)
+    push += fmt::format(" s[sp + {}] = 0L;", acc.slot);
+  line(s, in, push);
+  line(s, in, fmt::format("fp = sp; sp += {};", frame));
+  line(s, in, fmt::format("goto kite_task_{};", callee.id));
+}
+
+// A call of a task value: whichever task it names (every task of its
+// type has a form, ir/fast_clones.cpp), its closure, if it is one, in the
+// callee's closure slot; one place to go on from for all of them. A null
+// value is reported at the call, as the task form's dispatcher reports it,
+// and the form stops: the run is stopping.
+void Printer::fast_value_call(const Stmt &st, std::ostream &s, int ind) {
+  const Expr &call = *st.expr;
+  const Type *type = call.children[0]->type->forced();
+  const long here = place(size_t(task_), ++fast_resume_);
+  fast_place_[&st] = here;
+  line(s, ind, fmt::format("{{ /* {} */", anf::to_kite(st)));
+  for (size_t i = 0; i < type->params.size(); ++i)
+    line(s, ind + 2,
+         fmt::format("const long b{} = {};", i,
+                     to_bits(type->params[i], expr(*call.children[i + 1]))));
+  line(s, ind + 2, "long env;");
+  line(s, ind + 2,
+       fmt::format("const int vt = kite_value_task(c, {}, {}, {}, &env);", expr(*call.children[0]),
+                   site(call.loc), null_name(call, 0)));
+  const std::string save = fast_save(st);
+  if (!save.empty()) line(s, ind + 2, save);
+  const char *first = "if";
+  for (int t : anf::tasks_of_type(*p_.anf, type)) {
+    const TaskDecl &callee = *p_.tasks[size_t(t)].source->decl;
+    line(s, ind + 2, fmt::format("{} (vt == {}) {{ /* {} */", first, t, callee.name));
+    fast_enter(callee, here, callee.env ? "env" : "", call.loc, s, ind + 4);
+    first = "} else if";
+  }
+  if (std::string(first) == "if") {
+    line(s, ind + 2, plan_.keeps() ? "goto kite_drop;" : "return 0L;");
+  } else {
+    line(s, ind + 2, "} else {");
+    line(s, ind + 4, plan_.keeps() ? "goto kite_drop;" : "return 0L;");
+    line(s, ind + 2, "}");
+  }
+  line(s, ind, fmt::format("case {}:;", here));
+  const std::string reload = form_reload(*p_.tasks[size_t(task_)].source);
+  if (!reload.empty()) line(s, ind + 2, reload);
+  if (st.target) line(s, ind + 2, fast_set(st.target->var, "rv"));
+  line(s, ind, "}");
+}
+
 // A call: its arguments are read before the callee's frame is written, and
 // this task's frame says where it goes on. A callee's leaf answer
 // (ir/leaf_calls.h) is given here without a frame: fib's calls of fib(1)
@@ -1064,7 +1179,6 @@ void Printer::fast_call(const Stmt &st, std::ostream &s, int ind) {
   const Expr &call = *st.expr;
   const TaskDecl *callee = call.children[0]->task;
   const cps::Task &ct = p_.tasks[size_t(callee->id)];
-  const size_t frame = fast_frame(size_t(callee->id));
   const long here = place(size_t(task_), ++fast_resume_);
   fast_place_[&st] = here;
   line(s, ind, fmt::format("{{ /* {} */", anf::to_kite(st)));
@@ -1140,51 +1254,7 @@ void Printer::fast_call(const Stmt &st, std::ostream &s, int ind) {
     line(s, in, save);
     if (joined) s << "#endif\n";
   }
-  if (plan_.keeps()) {
-    // A full stack keeps the frames (kept_tail), or the call becomes a
-    // task; so does, where the form goes on from a kept frame, a call of a
-    // task whose frames are not kept. A stop starts calls ahead.
-    line(s, in,
-         fmt::format("if ({}sp + {} > KITE_FAST_WORDS) {{",
-                     plan_.kept[size_t(callee->id)].kept ? "" : "held >= 0 || ", frame));
-    // The call, where it becomes a task from a kept frame (kite_keep).
-    std::string pending = fmt::format("pt = {}; psite = {};", callee->id, site(call.loc));
-    for (size_t i = 0; i < callee->param_vars.size(); ++i)
-      pending += fmt::format(" pa{0} = b{0};", i);
-    line(s, in + 2,
-         fmt::format("s[fp] = {}L; {} full = sp + {} > KITE_FAST_WORDS;", here, pending, frame));
-    line(s, in + 2, "goto kite_stop;");
-    line(s, in, "}");
-    line(s, in, "if ((++calls & KITE_FAST_CHECK) == 0 && kite_fast_stop(c)) {");
-    line(s, in + 2, "if (!KITE_KEEP) return 0L;");
-    line(s, in + 2, fmt::format("s[fp] = {}L;", here));
-    // Under the rule: a form that has kept nothing loses its work, as one
-    // that does not keep; one that goes on from a kept frame keeps every
-    // frame again, each starting its calls ahead, and this call becomes a
-    // task (kept_tail). Under --fast-calls stop, a stop starts calls ahead
-    // and the form goes on; where there is none to start, a form that has
-    // kept nothing loses its work.
-    line(s, in + 2, "if (KITE_FAST == 1) {");
-    line(s, in + 4, "if (held < 0 && !kept && !wrote) return 0L;");
-    line(s, in + 4, pending + " full = 0;");
-    line(s, in + 4, "goto kite_stop;");
-    line(s, in + 2, "}");
-    line(s, in + 2,
-         "if (kite_kept_promote(c, s, fp)) kept = 1; else if (!kept && held < 0 && !wrote) "
-         "return 0L;");
-    line(s, in, "}");
-  } else {
-    line(s, in, fmt::format("if (sp + {} > KITE_FAST_WORDS) return kite_fast_full(c);", frame));
-    line(s, in, "if ((++calls & KITE_FAST_CHECK) == 0 && kite_fast_stop(c)) return 0L;");
-  }
-  std::string push = fmt::format("s[fp] = {}L; s[sp + 1] = fp;", here);
-  for (size_t i = 0; i < callee->param_vars.size(); ++i)
-    push += fmt::format(" s[sp + {}] = b{};", 2 + callee->param_vars[i]->id, i);
-  if (const plan::FastAccumulate &acc = plan_.accumulate[size_t(callee->id)]; acc.call)
-    push += fmt::format(" s[sp + {}] = 0L;", acc.slot);
-  line(s, in, push);
-  line(s, in, fmt::format("fp = sp; sp += {};", frame));
-  line(s, in, fmt::format("goto kite_task_{};", callee->id));
+  fast_enter(*callee, here, "", call.loc, s, in);
   line(s, in - 2,
        ahead != kept.index.end() || map != kept.maps.end()
            ? fmt::format("case {0}: kite_r{0}:;", here)

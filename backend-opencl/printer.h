@@ -138,6 +138,11 @@ class Printer {
   void fast_stmt(const Stmt &st, std::ostream &s, int ind);
   void fast_call(const Stmt &st, std::ostream &s, int ind);
   int fast_call_arguments(const Stmt &st, std::ostream &s, int ind);
+  void fast_enter(const TaskDecl &callee, long here, const std::string &env, SourceLoc at,
+                  std::ostream &s, int in);
+  void fast_value_call(const Stmt &st, std::ostream &s, int ind);
+  // Whether some closure has a form (its stop keeps its closure: penv).
+  bool has_closure_form() const;
   struct FastLeaf {
     std::string guard, value;
   };

@@ -359,6 +359,35 @@ std::vector<int> called_tasks(const StmtList &list) {
   return out;
 }
 
+std::vector<int> tasks_of_type(const Program &prog, const Type *type) {
+  std::vector<int> out;
+  for (const Task &t : prog.tasks)
+    if (t.decl->type == type) out.push_back(t.decl->id);
+  return out;
+}
+
+std::vector<int> reachable_calls(const Program &prog, const StmtList &list) {
+  std::vector<int> out;
+  for_each_stmt(list, [&](const Stmt &s) {
+    if (s.kind != StmtKind::Call) return;
+    const ast::Expr &callee = *s.expr->children[0];
+    if (callee.kind == ast::ExprKind::Name && callee.task) {
+      out.push_back(callee.task->id);
+      return;
+    }
+    for (int t : tasks_of_type(prog, callee.type->forced())) out.push_back(t);
+  });
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+bool calls_any(const StmtList &list) {
+  bool any = false;
+  for_each_stmt(list, [&](const Stmt &s) { any = any || s.kind == StmtKind::Call; });
+  return any;
+}
+
 void for_each_expr(const StmtList &list, const std::function<void(const Expr &)> &fn) {
   struct Each : Visitor {
     explicit Each(const std::function<void(const Expr &)> &f) : fn(f) {}

@@ -136,6 +136,14 @@ void for_each_stmt(const StmtList &list, const std::function<void(const Stmt &)>
 // The ids of the tasks that the call statements of `list` (nested ones too)
 // call by name, each once, in increasing order.
 std::vector<int> called_tasks(const StmtList &list);
+// The tasks of `prog` whose type is `type` (a task type): those a task value
+// of that type may be, in increasing order.
+std::vector<int> tasks_of_type(const Program &prog, const Type *type);
+// called_tasks, and for each call of a task value every task it may be
+// (tasks_of_type).
+std::vector<int> reachable_calls(const Program &prog, const StmtList &list);
+// Whether `list` (nested statements too) calls a task, by name or value.
+bool calls_any(const StmtList &list);
 
 // Kite source text of a statement's head line (for dumps and the comments
 // of generated code).

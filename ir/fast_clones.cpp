@@ -35,11 +35,11 @@ bool held(const Type *t) {
     case TypeKind::Tuple:
     case TypeKind::Struct:
     case TypeKind::Union:
+    case TypeKind::Task:  // a task value: a named task's number, or a closure
       return true;
     case TypeKind::Unit:
     case TypeKind::String:
     case TypeKind::Future:
-    case TypeKind::Task:
       return false;
   }
   return false;
@@ -54,7 +54,8 @@ bool held(const Type *t) {
 // top-level constants.
 bool names_held(const effects::Effects &f) {
   for (const Expr *name : f.names) {
-    if (name->var ? !held(name->var->type) : !name->global) return false;
+    // (A task's name as a value is its number, a constant.)
+    if (name->var ? !held(name->var->type) : !name->global && !name->task) return false;
   }
   return true;
 }
@@ -98,8 +99,7 @@ std::string does(const Expr &e) {
   if (array) return "an array made on the heap";
   if (f.allocates || f.tuples) return "a struct, union or tuple made where a form only reads";
   for (const Expr *name : f.names)
-    if (name->var && !held(name->var->type))
-      return "a value of type " + type_name(name->var->type);
+    if (name->var && !held(name->var->type)) return "a value of type " + type_name(name->var->type);
   return "an expression a form does not evaluate";
 }
 
@@ -118,6 +118,7 @@ bool plain(const anf::Task &task, const ast::VarDecl *v) {
 // still have a form, and the task's local arrays (cps::Task::local_arrays)
 // whose elements a form holds, which its form keeps on its own stack.
 struct Scope {
+  const anf::Program &prog;
   const anf::Task &task;
   const std::vector<bool> &fast;
   std::set<const ast::VarDecl *> arrays;  // local arrays a form may hold
@@ -184,8 +185,10 @@ bool stmt(Scope &sc, const Stmt &s) {
       const Expr &t = *s.target;
       if (t.kind == ExprKind::Name) {
         if (settable(sc, t.var) || local_element(sc, t.var)) return true;
-        if (task.element_of(t.var)) return no(sc, s, "a write of the element of a loop over an array the task did not make");
-        if (sc.map_vars) return no(sc, s, "a map's body that assigns a variable declared outside it");
+        if (task.element_of(t.var))
+          return no(sc, s, "a write of the element of a loop over an array the task did not make");
+        if (sc.map_vars)
+          return no(sc, s, "a map's body that assigns a variable declared outside it");
         return no(sc, s, "an assignment of a variable of type " + type_name(t.var->type));
       }
       if (t.kind == ExprKind::Field) return no(sc, s, "a write of a field");
@@ -208,10 +211,19 @@ bool stmt(Scope &sc, const Stmt &s) {
     case StmtKind::Call: {
       const Expr &call = *s.expr;
       const Expr &callee = *call.children[0];
-      if (callee.kind != ExprKind::Name || !callee.task)
-        return no(sc, s, "a call of a task value");
-      if (!sc.fast[size_t(callee.task->id)])
-        return no(sc, s, "a call of " + callee.task->name + ", which has no sequential form");
+      if (callee.kind == ExprKind::Name && callee.task) {
+        if (!sc.fast[size_t(callee.task->id)])
+          return no(sc, s, "a call of " + callee.task->name + ", which has no sequential form");
+      } else {
+        // A task value: its form is whichever the value names, so every
+        // task of its type needs one.
+        if (!reads(callee)) return no(sc, s, does(callee));
+        for (int t : anf::tasks_of_type(sc.prog, callee.type->forced()))
+          if (!sc.fast[size_t(t)])
+            return no(sc, s,
+                      "a call of a task value, which may be " +
+                          sc.prog.tasks[size_t(t)].decl->name + ", which has no sequential form");
+      }
       for (size_t i = 1; i < call.children.size(); ++i)
         if (!builds(*call.children[i])) return no(sc, s, does(*call.children[i]));
       if (!s.target || settable(sc, s.target->var)) return true;
@@ -233,8 +245,9 @@ bool stmt(Scope &sc, const Stmt &s) {
       if (over_range(s)) return (reads(*s.expr) || no(sc, s, does(*s.expr))) && body(sc, s.body);
       // A loop over a local array, run in order by the form.
       if (s.expr->kind != ExprKind::Name || !sc.arrays.count(s.expr->var))
-        return no(sc, s, std::string("a `") + (s.kind == StmtKind::For ? "for" : "map") +
-                             "` over an array the task did not make");
+        return no(sc, s,
+                  std::string("a `") + (s.kind == StmtKind::For ? "for" : "map") +
+                      "` over an array the task did not make");
       if (s.kind == StmtKind::For) return body(sc, s.body);
       std::set<const ast::VarDecl *> own;
       bound_in(s.body, own);
@@ -259,11 +272,10 @@ bool body(Scope &sc, const anf::StmtList &list) {
 }
 
 // Why the task's declaration allows no sequential form, or "" where it
-// does: parameters and result it holds, no closure.
+// does: parameters, result and closure it holds.
 std::string signature(const ast::TaskDecl &decl) {
   const std::string at =
       "line " + std::to_string(decl.loc.line) + ":" + std::to_string(decl.loc.col) + ": ";
-  if (decl.env) return at + "a closure: it reads variables of the task it is written in";
   if (!decl.result_type) return at + "no result type";
   if (decl.result_type->kind != TypeKind::Unit && !held(decl.result_type))
     return at + "a result of type " + type_name(decl.result_type);
@@ -329,7 +341,7 @@ void find(cps::Program &blocks) {
     for (size_t t = 0; t < blocks.tasks.size(); ++t) {
       const anf::Task &task = *blocks.tasks[t].source;
       if (!fast[t]) continue;
-      Scope sc{task, fast, {}, nullptr, {}};
+      Scope sc{*blocks.anf, task, fast, {}, nullptr, {}};
       for (const ast::VarDecl *a : blocks.tasks[t].local_arrays)
         if (held(a->type->forced()->elem)) sc.arrays.insert(a);
       if (!body(sc, task.body)) {
@@ -350,7 +362,7 @@ void find(cps::Program &blocks) {
     blocks.tasks[t].fast_allocates = own.allocates;
     blocks.tasks[t].fast_loops = own.loops;
     blocks.tasks[t].fast_writes = own.writes;
-    calls[t] = anf::called_tasks(blocks.tasks[t].source->body);
+    calls[t] = anf::reachable_calls(*blocks.anf, blocks.tasks[t].source->body);
   }
   for (bool changed = true; changed;) {
     changed = false;

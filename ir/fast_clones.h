@@ -9,13 +9,16 @@
 // runtime-cl/device/fast.cl); the results and run-time errors are the
 // same either way.
 //
-// What a body may hold: `let` and `<-` of variables (scalars, or references
-// to arrays, structs, unions and tuples), `if`, `case`, `while`, `then`
-// (one side run after the other), `return` and calls of tasks with a
-// sequential form, on expressions that compute and read fields and
-// elements (no allocation, print, atomic or task value: ir/effects.h's
-// only_reads); `for` over ranges, run in order (a loop that ir/reductions
-// made parallel folds integers, whose sums are the same in any order); the
+// What a body may hold: `let` and `<-` of variables (scalars, task values,
+// or references to arrays, structs, unions and tuples), `if`, `case`,
+// `while`, `then` (one side run after the other), `return` and calls of
+// tasks with a sequential form, by name or through a task value whose
+// every possible task (anf::tasks_of_type) has one, on expressions that
+// compute and read fields and elements (no allocation, print, atomic or
+// anonymous task: ir/effects.h's only_reads); closures too, which read
+// what they captured through their closure; `for` over ranges, run in
+// order (a loop that ir/reductions made parallel folds integers, whose
+// sums are the same in any order); the
 // task's local arrays (cps::Task::local_arrays, of elements it holds):
 // their `new`, `for` and `map` over them (a map run as a loop in order,
 // whose body assigns only its own variables and the element), their
@@ -39,6 +42,7 @@
 namespace kite::fast_clones {
 
 // Marks every task that has a sequential form (cps::Task::fast).
+// Where a task has none, cps::Task::no_fast says why.
 void find(cps::Program &blocks);
 
 // Whether `s` writes an element of an array other than `local_arrays` (a

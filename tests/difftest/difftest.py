@@ -87,7 +87,7 @@ class Runner:
         self.lock = threading.Lock()
         self.counts = dict(generated=0, compiled=0, compared=0, mismatches=0, compile_failures=0,
                            bundles=0, bundle_failures=0, with_forms=0, with_families=0,
-                           with_arrays=0, with_builds=0, with_adds=0, with_sums=0, with_writes=0, with_tails=0, with_ranges=0,
+                           with_arrays=0, with_builds=0, with_adds=0, with_sums=0, with_writes=0, with_tails=0, with_ranges=0, with_values=0,
                            errors=0)
         self.findings = []
         self.env = dict(os.environ)
@@ -201,6 +201,7 @@ class Runner:
         arrays = set()
         builds = set()
         ranges = set()
+        values = set()
         # Each task's text in the bundle, for the forms that loop over ranges.
         with open(path) as f:
             text = f.read()
@@ -213,6 +214,12 @@ class Runner:
                 body = bodies.get(f'p{m.group(1)}_{m.group(2)}', '')
                 if re.search(r'for \(\w+ = \[', body):
                     ranges.add(int(m.group(1)))
+                # A form that calls a task value: a parameter of task type
+                # called in the body.
+                head = body.split('{', 1)[0]
+                if any(re.search(r'\b' + p + r'\(', body[len(head):])
+                       for p in re.findall(r'(\w+): task<', head)):
+                    values.add(int(m.group(1)))
                 if m.group(2).startswith('g'):
                     families.add(int(m.group(1)))
                 if m.group(2).startswith('a'):
@@ -224,6 +231,7 @@ class Runner:
         self.count('with_arrays', len(arrays))
         self.count('with_builds', len(builds))
         self.count('with_ranges', len(ranges))
+        self.count('with_values', len(values))
         # Forms that add and start again (plan::FastAccumulate), that add up
         # their calls (plan::SumForm): `kitec --dump-plan`.
         cmd = [self.a.kitec, '-w', '--dump-plan', path]
@@ -433,6 +441,7 @@ def main():
           f'{c["with_writes"]} with forms that write memory, '
           f'{c["with_tails"]} with tail calls in a form\'s frame, '
           f'{c["with_ranges"]} with forms that loop over ranges, '
+          f'{c["with_values"]} with forms that call task values, '
           f'{c["errors"]} stopping with a run-time error), {c["compiled"]} compiled, {c["compared"]} compared, '
           f'{c["mismatches"]} mismatches ({c["compile_failures"]} compile failures, '
           f'{c["bundle_failures"]} of {c["bundles"]} bundles failed as a whole) in '

@@ -760,7 +760,16 @@ class Gen:
                     a.frozen = True
                 args.append(self.read_var(a))
             elif pt[0] == 'task':
-                f = self.task_value(ctx, pt)
+                # A family's calls of families hand on the value they were
+                # given (an anonymous task made there would leave the caller
+                # no form); others give a named helper or a closure.
+                if ctx.task.fast and task.fast:
+                    own = [v for v in ctx.vars() if v.t == pt and v.kind == 'param']
+                    if not own:
+                        return None
+                    f = self.read_var(self.pick(own))
+                else:
+                    f = self.task_value(ctx, pt)
                 if not f:
                     return None
                 args.append(f)
@@ -824,7 +833,7 @@ class Gen:
     def task_value(self, ctx, tt):
         """An expression of task type tt: a named task or an anonymous one."""
         params, ret = tt[1], tt[2]
-        named = [tk for tk in self.helpers if tuple(pt for _, pt in tk.params) == params
+        named = [tk for tk in getattr(self, 'helpers', []) if tuple(pt for _, pt in tk.params) == params
                  and tk.ret == ret]
         vs = [v for v in ctx.vars() if v.t == tt]
         k = self.r.random()
@@ -1649,7 +1658,10 @@ class Gen:
         out = [tk for tk in self.tasks if tk.fast and tk.level < ctx.task.level]
         if ctx.depth_var:
             out += [ctx.task] + list(ctx.task.mutual)
-        return out
+        # (Only those whose task values it has to hand on: call_args.)
+        have = {v.t for v in ctx.vars() if v.kind == 'param' and not isinstance(v.t, str)}
+        return [tk for tk in out
+                if all(isinstance(pt, str) or pt[0] != 'task' or pt in have for _, pt in tk.params)]
 
     def fast_call_assign(self, ctx, decl_ok=True, callee=None):
         """`acc <- <call> op e;` or `n = <call> op e;`: a call whose result
@@ -1784,9 +1796,29 @@ class Gen:
                     f(env)
         return [f'for ({k} = [{lo}, {hi}]) {{ ' + ' '.join(body_lines) + ' }'], run
 
+    def fast_value_call(self, ctx):
+        """`r = f(e);` of a parameter f of task type (a form's call of a
+        task value), or None."""
+        if ctx.no_calls:
+            return None
+        fs = [v for v in ctx.vars() if v.kind == 'param' and not isinstance(v.t, str)
+              and v.t[0] == 'task' and all(pt in SCALARS for pt in v.t[1])]
+        if not fs:
+            return None
+        f = self.pick(fs)
+        args = [self.expr(ctx, pt, 1) for pt in f.t[1]]
+        r = self.fresh('r')
+        ctx.add(Var(r, f.t[2]))
+        return ([f'{r} = {f.name}(' + ', '.join(a.text for a in args) + ');'],
+                lambda env, f=f.name, r=r, args=[a.fn for a in args]:
+                env.__setitem__(r, env[f]([a(env) for a in args])))
+
     def fast_stmt(self, ctx, depth):
         opts = [(self.simple_decl, 4), (self.assign_scalar, 3), (self.fast_call_assign, 3),
                 (self.fast_while, 2), (self.fast_for, 2), (self.early_return, 1)]
+        if any(v.kind == 'param' and not isinstance(v.t, str) and v.t[0] == 'task'
+               for v in ctx.vars()):
+            opts.append((self.fast_value_call, 2))
         if depth > 0:
             opts.append((lambda c: self.fast_if(c, depth), 3))
         total = sum(w for _, w in opts)
@@ -1848,6 +1880,13 @@ class Gen:
         params = [('d', 'int')]
         for _ in range(self.r.randint(0, 3)):
             params.append((self.fresh('p'), self.pick(['int', 'long', 'double', 'bool', 'int'])))
+        # A task value it calls (fast_value_call) and hands on to its own
+        # calls: a named helper's, or a closure's. From a stream of its own,
+        # so that the programs of the seeds without one are as they were.
+        vr = random.Random(f'{self.seed}/{self.attempt}/{name}')
+        if vr.random() < 0.3:
+            params.append((self.fresh('f'), ('task', (vr.choice(['int', 'int', 'long']),),
+                                              vr.choice(['int', 'int', 'long', 'bool']))))
         tk = Task(name, params, ret, level)
         tk.fast = True
         tk.max_fuel = max_fuel
@@ -1897,6 +1936,11 @@ class Gen:
             s = self.fast_stmt(ctx, 1)
             lines += s[0]
             rec_fns.append(s[1])
+        if any(not isinstance(pt, str) for _, pt in tk.params):
+            s = self.fast_value_call(ctx)  # (a draw only where it has a value)
+            if s:
+                lines += s[0]
+                rec_fns.append(s[1])
         ctx.depth_var = 'd'
         if kind == 'sum':
             # one to three calls of itself and perhaps a term of its own,
@@ -1969,6 +2013,10 @@ class Gen:
             tks.append(self.fast_sig(f'{self.p}g{i}b', level + 1, max_fuel))
             tks[1].ret = tks[0].ret
             tks[0].mutual, tks[1].mutual = (tks[1],), (tks[0],)
+            # The partners hand each other the same task value, if any.
+            is_value = lambda pt: not isinstance(pt, str) and pt[0] == 'task'
+            tks[1].params = [(n, t) for n, t in tks[1].params if not is_value(t)]
+            tks[1].params += [(self.fresh('f'), t) for _, t in tks[0].params if is_value(t)]
         zero = None
         if self.err_mark is None and self.chance(0.2):
             zero = (self.r.randrange(len(tks)), self.pick(['base', 'rec', 'rec']))
