@@ -906,6 +906,21 @@ void Printer::fast_loop(const Stmt &st, std::ostream &s, int ind) {
     if (plain) fast_plain_leave(st, s, ind);
     return;
   }
+  if (!fast_base_.count(st.expr->kind == ExprKind::Name ? st.expr->var : nullptr)) {
+    // An array on the heap: its elements read there, its length at each
+    // iteration (a call in the body returns into the loop), as the task
+    // form reads them.
+    line(s, ind, fast_set(coll, to_bits(coll->type, expr(*st.expr))));
+    line(s, ind, fast_set(index, "0L"));
+    const std::string i = "(int)" + form_var(index);
+    at_[elem] = element(elem->type, form_var(coll), i, st.loc, false);
+    line(s, ind, fmt::format("while ({} < kite_length(c, {})) {{", i, form_var(coll)));
+    fast_iteration_look(s, ind + 2);
+    fast_stmts(st.body, s, ind + 2);
+    line(s, ind + 2, fast_set(index, form_var(index) + " + 1L"));
+    line(s, ind, "}");
+    return;
+  }
   line(s, ind, fast_set(coll, form_var(st.expr->var)));
   line(s, ind, fast_set(index, "0L"));
   const std::string base = "(int)" + form_var(coll);

@@ -103,6 +103,14 @@ std::string does(const Expr &e) {
   return "an expression a form does not evaluate";
 }
 
+// Whether s is a `for` over an array on the heap: not a range, not one of
+// `local` (a task's own arrays, which its form keeps on its stack).
+bool heap_loop(const Stmt &s, const std::vector<const ast::VarDecl *> &local) {
+  if (s.kind != StmtKind::For || s.coll_var->type->kind == TypeKind::Range) return false;
+  return s.expr->kind != ExprKind::Name ||
+         std::find(local.begin(), local.end(), s.expr->var) == local.end();
+}
+
 // Whether s is a `for` over a range (`for (k = [lo, hi])`).
 bool over_range(const Stmt &s) {
   return s.kind == StmtKind::For && s.coll_var && s.coll_var->type->kind == TypeKind::Range;
@@ -244,10 +252,18 @@ bool stmt(Scope &sc, const Stmt &s) {
       // only reads (an assignment of it is no `settable`'s).
       if (over_range(s)) return (reads(*s.expr) || no(sc, s, does(*s.expr))) && body(sc, s.body);
       // A loop over a local array, run in order by the form.
-      if (s.expr->kind != ExprKind::Name || !sc.arrays.count(s.expr->var))
+      if (s.expr->kind != ExprKind::Name || !sc.arrays.count(s.expr->var)) {
+        // A `for` over an array on the heap reads its elements there, in
+        // order (an assignment of its element is no `settable`'s).
+        if (s.kind == StmtKind::For && held(s.elem_var->type)) {
+          if (!reads(*s.expr)) return no(sc, s, does(*s.expr));
+          return body(sc, s.body);
+        }
         return no(sc, s,
-                  std::string("a `") + (s.kind == StmtKind::For ? "for" : "map") +
-                      "` over an array the task did not make");
+                  s.kind == StmtKind::For
+                      ? "a `for` over an array of type " + type_name(s.coll_var->type->forced())
+                      : "a `map` over an array the task did not make");
+      }
       if (s.kind == StmtKind::For) return body(sc, s.body);
       std::set<const ast::VarDecl *> own;
       bound_in(s.body, own);
@@ -302,7 +318,7 @@ Traits traits(const anf::StmtList &list, const std::vector<const ast::VarDecl *>
     explicit Visit(const std::vector<const ast::VarDecl *> &l) : local(l) {}
     using anf::Visitor::visit;
     void visit(const anf::Stmt &s) override {
-      t.reads = t.reads || s.kind == StmtKind::Case;
+      t.reads = t.reads || s.kind == StmtKind::Case || heap_loop(s, local);
       t.loops = t.loops || over_range(s);
       t.writes = t.writes || writes_memory(s, local);
       anf::Visitor::visit(s);

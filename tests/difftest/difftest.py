@@ -87,7 +87,7 @@ class Runner:
         self.lock = threading.Lock()
         self.counts = dict(generated=0, compiled=0, compared=0, mismatches=0, compile_failures=0,
                            bundles=0, bundle_failures=0, with_forms=0, with_families=0,
-                           with_arrays=0, with_builds=0, with_adds=0, with_sums=0, with_writes=0, with_tails=0, with_ranges=0, with_values=0,
+                           with_arrays=0, with_builds=0, with_adds=0, with_sums=0, with_writes=0, with_tails=0, with_ranges=0, with_values=0, with_heap_loops=0,
                            errors=0)
         self.findings = []
         self.env = dict(os.environ)
@@ -202,6 +202,7 @@ class Runner:
         builds = set()
         ranges = set()
         values = set()
+        heap_loops = set()
         # Each task's text in the bundle, for the forms that loop over ranges.
         with open(path) as f:
             text = f.read()
@@ -220,6 +221,10 @@ class Runner:
                 if any(re.search(r'\b' + p + r'\(', body[len(head):])
                        for p in re.findall(r'(\w+): task<', head)):
                     values.add(int(m.group(1)))
+                # A form's `for` over an array it was given.
+                if any(re.search(r'for \(\w+ = ' + p + r'\b', body[len(head):])
+                       for p in re.findall(r'(\w+): array<', head)):
+                    heap_loops.add(int(m.group(1)))
                 if m.group(2).startswith('g'):
                     families.add(int(m.group(1)))
                 if m.group(2).startswith('a'):
@@ -232,6 +237,7 @@ class Runner:
         self.count('with_builds', len(builds))
         self.count('with_ranges', len(ranges))
         self.count('with_values', len(values))
+        self.count('with_heap_loops', len(heap_loops))
         # Forms that add and start again (plan::FastAccumulate), that add up
         # their calls (plan::SumForm): `kitec --dump-plan`.
         cmd = [self.a.kitec, '-w', '--dump-plan', path]
@@ -442,6 +448,7 @@ def main():
           f'{c["with_tails"]} with tail calls in a form\'s frame, '
           f'{c["with_ranges"]} with forms that loop over ranges, '
           f'{c["with_values"]} with forms that call task values, '
+          f'{c["with_heap_loops"]} with forms that loop over arrays they were given, '
           f'{c["errors"]} stopping with a run-time error), {c["compiled"]} compiled, {c["compared"]} compared, '
           f'{c["mismatches"]} mismatches ({c["compile_failures"]} compile failures, '
           f'{c["bundle_failures"]} of {c["bundles"]} bundles failed as a whole) in '

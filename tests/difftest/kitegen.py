@@ -1658,10 +1658,13 @@ class Gen:
         out = [tk for tk in self.tasks if tk.fast and tk.level < ctx.task.level]
         if ctx.depth_var:
             out += [ctx.task] + list(ctx.task.mutual)
-        # (Only those whose task values it has to hand on: call_args.)
+        # (Only those whose task values and arrays it has to hand on:
+        # call_args.)
         have = {v.t for v in ctx.vars() if v.kind == 'param' and not isinstance(v.t, str)}
+        have |= {a.t for a in self.arrays(ctx)}
         return [tk for tk in out
-                if all(isinstance(pt, str) or pt[0] != 'task' or pt in have for _, pt in tk.params)]
+                if all(isinstance(pt, str) or pt[0] not in ('task', 'array') or pt in have
+                       for _, pt in tk.params)]
 
     def fast_call_assign(self, ctx, decl_ok=True, callee=None):
         """`acc <- <call> op e;` or `n = <call> op e;`: a call whose result
@@ -1813,6 +1816,39 @@ class Gen:
                 lambda env, f=f.name, r=r, args=[a.fn for a in args]:
                 env.__setitem__(r, env[f]([a(env) for a in args])))
 
+    def fast_heap_for(self, ctx):
+        """`s = 0; for (x = a[i]) { s <- s op e; }` over an array parameter
+        a (a form's loop over an array on the heap), or None."""
+        arrs = [v for v in ctx.vars() if v.kind == 'param' and not isinstance(v.t, str)
+                and v.t[0] == 'array']
+        if not arrs:
+            return None
+        a = self.pick(arrs)
+        et = a.t[1]
+        acc = self.fresh('s')
+        x, i = self.fresh('x'), self.fresh('i')
+        inner = ctx.copy()
+        inner.loop_arrays.add(a.name)
+        inner.push()
+        inner.add(Var(x, et, mutable=False, alias=(a.name, i), kind='alias'))
+        inner.add(Var(i, 'int', mutable=False, kind='index'))
+        e = self.expr(inner, et, 1)
+        op = self.pick(['+', '-', '^'])
+        ctx.add(Var(acc, et))
+        zero = self.literal(et)
+        # (The element itself always counts: x + e.)
+        lines = [f'{acc}: {et} = {zero.text};',
+                 f'for ({x} = {a.name}[{i}]) {{ {acc} <- {acc} {op} ({x} + {e.at(PREC["+"] + 1)}); }}']
+
+        def run(env, an=a.name, i=i, acc=acc, f=e.fn, op=op, et=et, z=zero.fn):
+            env[acc] = z(env)
+            arr = env[an]
+            for j in range(len(arr.v)):
+                self.budget.spend()
+                env[i] = j
+                env[acc] = arith(et, op, env[acc], arith(et, '+', arr.v[j], f(env)))
+        return lines, run, (acc, et)
+
     def fast_stmt(self, ctx, depth):
         opts = [(self.simple_decl, 4), (self.assign_scalar, 3), (self.fast_call_assign, 3),
                 (self.fast_while, 2), (self.fast_for, 2), (self.early_return, 1)]
@@ -1887,6 +1923,9 @@ class Gen:
         if vr.random() < 0.3:
             params.append((self.fresh('f'), ('task', (vr.choice(['int', 'int', 'long']),),
                                               vr.choice(['int', 'int', 'long', 'bool']))))
+        # An array it reads with `for` (fast_heap_for) and hands on.
+        if vr.random() < 0.25:
+            params.append((self.fresh('a'), ('array', vr.choice(['int', 'long']))))
         tk = Task(name, params, ret, level)
         tk.fast = True
         tk.max_fuel = max_fuel
@@ -1936,11 +1975,18 @@ class Gen:
             s = self.fast_stmt(ctx, 1)
             lines += s[0]
             rec_fns.append(s[1])
-        if any(not isinstance(pt, str) for _, pt in tk.params):
+        if any(not isinstance(pt, str) and pt[0] == 'task' for _, pt in tk.params):
             s = self.fast_value_call(ctx)  # (a draw only where it has a value)
             if s:
                 lines += s[0]
                 rec_fns.append(s[1])
+        heap_acc = None
+        if any(not isinstance(pt, str) and pt[0] == 'array' for _, pt in tk.params):
+            s = self.fast_heap_for(ctx)  # (draws only where it has an array)
+            if s:
+                lines += s[0]
+                rec_fns.append(s[1])
+                heap_acc = s[2]
         ctx.depth_var = 'd'
         if kind == 'sum':
             # one to three calls of itself and perhaps a term of its own,
@@ -1955,6 +2001,8 @@ class Gen:
                     lambda env, fs=[t.fn for t in terms]: functools.reduce(
                         lambda a, b: arith(ret, '+', a, b), [f(env) for f in fs]),
                     True)
+            if heap_acc:  # what the loop read counts in the result
+                re_ = self.use_value(re_, ret, *heap_acc)
             return self.fast_return(tk, ctx, lines, fns, base_fns, be, rec_fns, re_, zero)
         target = tk.mutual[0] if tk.mutual and self.chance(0.8) else tk
         c1 = self.call_task(ctx, target, 2)
@@ -1985,6 +2033,8 @@ class Gen:
         re_ = E(f'{c1.at(p)} {op} {c2.at(p + 1)}', p, fn, True)
         if kind == 'chain' and self.chance(0.3):
             re_ = call_e  # a tail call (in its form, in the caller's frame)
+        if heap_acc:  # what the loop read counts in the result
+            re_ = self.use_value(re_, ret, *heap_acc)
         self.fast_return(tk, ctx, lines, fns, base_fns, be, rec_fns, re_, zero)
 
     def fast_return(self, tk, ctx, lines, fns, base_fns, be, rec_fns, re_, zero):
@@ -2013,10 +2063,12 @@ class Gen:
             tks.append(self.fast_sig(f'{self.p}g{i}b', level + 1, max_fuel))
             tks[1].ret = tks[0].ret
             tks[0].mutual, tks[1].mutual = (tks[1],), (tks[0],)
-            # The partners hand each other the same task value, if any.
-            is_value = lambda pt: not isinstance(pt, str) and pt[0] == 'task'
+            # The partners hand each other the same task value and array,
+            # if any.
+            is_value = lambda pt: not isinstance(pt, str) and pt[0] in ('task', 'array')
             tks[1].params = [(n, t) for n, t in tks[1].params if not is_value(t)]
-            tks[1].params += [(self.fresh('f'), t) for _, t in tks[0].params if is_value(t)]
+            tks[1].params += [(self.fresh('f' if t[0] == 'task' else 'a'), t)
+                              for _, t in tks[0].params if is_value(t)]
         zero = None
         if self.err_mark is None and self.chance(0.2):
             zero = (self.r.randrange(len(tks)), self.pick(['base', 'rec', 'rec']))
@@ -2259,6 +2311,21 @@ class Gen:
                 env[r] = w32(a.v[i1] + a.v[n - 1])
             fns.append(run)
             ctx.add(Var(r, 'int', mutable=False))
+        # An array of each element type that a family reads with `for`
+        # (fast_heap_for), filled, where main has none of that type.
+        ar = random.Random(f'{self.seed}/{self.attempt}/family-arrays')
+        wanted = {pt for tkc in self.tasks if tkc.fast for _, pt in tkc.params
+                  if not isinstance(pt, str) and pt[0] == 'array'}
+        for pt in sorted(wanted):
+            if self.arrays(ctx, pt[1]):
+                continue
+            n, c = ar.randint(0, 12), ar.randint(-9, 9)
+            fa, x, j = self.fresh('fa'), self.fresh('x'), self.fresh('j')
+            lines += [f'{fa} = new<{pt[1]}>({n});',
+                      f'map ({x} = {fa}[{j}]) {{ {x} <- {pt[1]}({j} * {c} + 1); }}']
+            fns.append(lambda env, fa=fa, n=n, c=c, et=pt[1]:
+                       env.__setitem__(fa, Arr([wrap(et, q * c + 1) for q in range(n)])))
+            ctx.add(Var(fa, pt, length=n))
         # results: printable variables plus a few calls
         outs = []
         for tkc in self.tasks:
