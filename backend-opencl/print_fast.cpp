@@ -907,18 +907,26 @@ void Printer::fast_loop(const Stmt &st, std::ostream &s, int ind) {
     return;
   }
   if (!fast_base_.count(st.expr->kind == ExprKind::Name ? st.expr->var : nullptr)) {
-    // An array on the heap: its elements read there, its length at each
-    // iteration (a call in the body returns into the loop), as the task
-    // form reads them.
-    line(s, ind, fast_set(coll, to_bits(coll->type, expr(*st.expr))));
-    line(s, ind, fast_set(index, "0L"));
+    // An array on the heap: its elements read there, as the task form
+    // reads them, and its length at each iteration where a call in the
+    // body returns into the loop. A loop that calls no task is printed as
+    // the task form's (fast_plain_enter), its length read once.
+    const bool plain = fast_plain_enter(st, s, ind);
+    const int in = plain ? ind + 2 : ind;
+    line(s, in, fast_set(coll, to_bits(coll->type, expr(*st.expr))));
+    line(s, in, fast_set(index, "0L"));
     const std::string i = "(int)" + form_var(index);
     at_[elem] = element(elem->type, form_var(coll), i, st.loc, false);
-    line(s, ind, fmt::format("while ({} < kite_length(c, {})) {{", i, form_var(coll)));
-    fast_iteration_look(s, ind + 2);
-    fast_stmts(st.body, s, ind + 2);
-    line(s, ind + 2, fast_set(index, form_var(index) + " + 1L"));
-    line(s, ind, "}");
+    const std::string n = fmt::format("fn{}", index->id);
+    if (plain) line(s, in, fmt::format("const int {} = kite_length(c, {});", n, form_var(coll)));
+    line(s, in,
+         fmt::format("while ({} < {}) {{", i,
+                     plain ? n : fmt::format("kite_length(c, {})", form_var(coll))));
+    fast_iteration_look(s, in + 2);
+    fast_stmts(st.body, s, in + 2);
+    line(s, in + 2, fast_set(index, form_var(index) + " + 1L"));
+    line(s, in, "}");
+    if (plain) fast_plain_leave(st, s, ind);
     return;
   }
   line(s, ind, fast_set(coll, form_var(st.expr->var)));
