@@ -57,7 +57,8 @@ std::string form_reload(const anf::Task &task) {
   return reload;
 }
 
-// Whether v is one of task's parameters.
+// Whether v is one of task's parameters, or its closure (a closure's
+// hidden parameter).
 bool is_param(const anf::Task &task, const VarDecl *v) {
   const auto &params = task.decl->param_vars;
   return v == task.decl->env || std::find(params.begin(), params.end(), v) != params.end();
@@ -238,13 +239,13 @@ void Printer::emit_fast(std::ostream &out) {
   out << s.str();
 }
 
-// Longs of task t's frame in kite_fast (plan::Plan::fast_frame_words).
 bool Printer::has_closure_form() const {
   for (const cps::Task &t : p_.tasks)
     if (t.fast && t.source->decl->env) return true;
   return false;
 }
 
+// Longs of task t's frame in kite_fast (plan::Plan::fast_frame_words).
 size_t Printer::fast_frame(size_t t) const { return size_t(plan_.fast_frame_words(p_, t)); }
 
 void Printer::fast_stmts(const StmtList &list, std::ostream &s, int ind) {

@@ -1080,6 +1080,16 @@ class Gen:
         run = while_run(self.budget, w, n, cond.fn if cond else None, body_fns)
         return [f'{w} = 0;', head + ' { ' + ' '.join(body_lines) + ' }'], run
 
+    def element_scope(self, ctx, a, x, i):
+        """The scope of a read-only `for (x = a[i])`'s body: x an alias of
+        the element, i the index."""
+        inner = ctx.copy()
+        inner.loop_arrays.add(a.name)
+        inner.push()
+        inner.add(Var(x, a.t[1], mutable=False, alias=(a.name, i), kind='alias'))
+        inner.add(Var(i, 'int', mutable=False, kind='index'))
+        return inner
+
     def for_array(self, ctx, reader=False):
         """for / map over an array with element alias and index; with
         `reader`, a for whose body reads the array before it writes the
@@ -1104,11 +1114,7 @@ class Gen:
             if not accs:
                 return None
             acc = self.pick(accs)
-            inner = ctx.copy()
-            inner.loop_arrays.add(a.name)
-            inner.push()
-            inner.add(Var(x, et, mutable=False, alias=(a.name, i), kind='alias'))
-            inner.add(Var(i, 'int', mutable=False, kind='index'))
+            inner = self.element_scope(ctx, a, x, i)
             e = self.expr(inner, et, 2)
             op = self.pick(['+', '-', '*'] + (['^', '|'] if et != 'double' else []))
             p = PREC[op]
@@ -1827,11 +1833,7 @@ class Gen:
         et = a.t[1]
         acc = self.fresh('s')
         x, i = self.fresh('x'), self.fresh('i')
-        inner = ctx.copy()
-        inner.loop_arrays.add(a.name)
-        inner.push()
-        inner.add(Var(x, et, mutable=False, alias=(a.name, i), kind='alias'))
-        inner.add(Var(i, 'int', mutable=False, kind='index'))
+        inner = self.element_scope(ctx, a, x, i)
         e = self.expr(inner, et, 1)
         op = self.pick(['+', '-', '^'])
         ctx.add(Var(acc, et))
