@@ -199,7 +199,15 @@ bool stmt(Scope &sc, const Stmt &s) {
           return no(sc, s, "a map's body that assigns a variable declared outside it");
         return no(sc, s, "an assignment of a variable of type " + type_name(t.var->type));
       }
-      if (t.kind == ExprKind::Field) return no(sc, s, "a write of a field");
+      if (t.kind == ExprKind::Field) {
+        // A struct's field, written in place: as an element of an array the
+        // form did not make (writes_memory).
+        if (t.children[0]->type->forced()->kind != TypeKind::Struct)
+          return no(sc, s, "a write of a union's field");
+        if (!reads(*t.children[0])) return no(sc, s, does(*t.children[0]));
+        if (held(t.type->forced())) return true;
+        return no(sc, s, "a write of a field of type " + type_name(t.type->forced()));
+      }
       if (t.kind != ExprKind::Index) return no(sc, s, "an assignment of this kind");
       if (!reads(*t.children[1])) return no(sc, s, does(*t.children[1]));
       if (t.children[0]->kind == ExprKind::Name && sc.arrays.count(t.children[0]->var)) return true;
@@ -337,7 +345,9 @@ Traits traits(const anf::StmtList &list, const std::vector<const ast::VarDecl *>
 }  // namespace
 
 bool writes_memory(const anf::Stmt &s, const std::vector<const ast::VarDecl *> &local_arrays) {
-  if (s.kind != StmtKind::Set || s.target->kind != ExprKind::Index) return false;
+  if (s.kind != StmtKind::Set) return false;
+  if (s.target->kind == ExprKind::Field) return true;
+  if (s.target->kind != ExprKind::Index) return false;
   const Expr &array = *s.target->children[0];
   return array.kind != ExprKind::Name ||
          std::find(local_arrays.begin(), local_arrays.end(), array.var) == local_arrays.end();

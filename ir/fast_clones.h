@@ -25,7 +25,7 @@
 // elements read and written by index and their lengths, kept on the
 // form's own stack, above the frame, and popped with it
 // (backend-opencl/print_fast.cpp); and writes of elements of other arrays
-// (`a[i] <- e`: the sorts' insertion sort and merge).
+// (`a[i] <- e`: the sorts' insertion sort and merge) and of structs' fields.
 //
 // A form that writes only its own stack can stop half way (its stack full,
 // or another worker idle) and leave no trace: the call then becomes a task
@@ -45,9 +45,9 @@ namespace kite::fast_clones {
 // Where a task has none, cps::Task::no_fast says why.
 void find(cps::Program &blocks);
 
-// Whether `s` writes an element of an array other than `local_arrays` (a
-// task's own, which its form keeps on its stack): a form that runs it
-// writes memory (cps::Task::fast_writes).
+// Whether `s` writes a struct's field, or an element of an array other than
+// `local_arrays` (a task's own, which its form keeps on its stack): a form
+// that runs it writes memory (cps::Task::fast_writes).
 bool writes_memory(const anf::Stmt &s, const std::vector<const ast::VarDecl *> &local_arrays);
 
 }  // namespace kite::fast_clones
