@@ -25,9 +25,8 @@ void Printer::emit_dispatcher(size_t index) {
   h << "  int ch = kite_alloc(c, site);\n  if (ch < 0) return -1;\n";
   h << "  kite_rec cf = KITE_REC(c, ch);\n  cf[0] = link;\n";
   h << "  switch (id) {\n";
-  for (const anf::Task &task : source_.tasks) {
-    const TaskDecl *t = task.decl.get();
-    if (t->type != type) continue;
+  for (int id : anf::tasks_of_type(source_, type)) {
+    const TaskDecl *t = source_.tasks[size_t(id)].decl.get();
     const cps::Task &ct = p_.tasks[t->id];
     h << fmt::format("  case {}: /* {} */\n", t->id, t->name);
     std::vector<std::string> args;

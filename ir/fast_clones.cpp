@@ -17,6 +17,11 @@ using ast::ExprKind;
 
 namespace {
 
+// Where a reason for no form stands: "line 12:3: ".
+std::string at(SourceLoc loc) {
+  return "line " + std::to_string(loc.line) + ":" + std::to_string(loc.col) + ": ";
+}
+
 // A type as an error message names it.
 std::string type_name(const Type *t) { return "`" + to_string(t) + "`"; }
 
@@ -141,8 +146,7 @@ struct Scope {
 // Records why s keeps its task from a form (the innermost reason wins) and
 // gives false.
 bool no(Scope &sc, const Stmt &s, const std::string &why) {
-  if (sc.why.empty())
-    sc.why = "line " + std::to_string(s.loc.line) + ":" + std::to_string(s.loc.col) + ": " + why;
+  if (sc.why.empty()) sc.why = at(s.loc) + why;
   return false;
 }
 
@@ -298,13 +302,12 @@ bool body(Scope &sc, const anf::StmtList &list) {
 // Why the task's declaration allows no sequential form, or "" where it
 // does: parameters, result and closure it holds.
 std::string signature(const ast::TaskDecl &decl) {
-  const std::string at =
-      "line " + std::to_string(decl.loc.line) + ":" + std::to_string(decl.loc.col) + ": ";
-  if (!decl.result_type) return at + "no result type";
+  const std::string where = at(decl.loc);
+  if (!decl.result_type) return where + "no result type";
   if (decl.result_type->kind != TypeKind::Unit && !held(decl.result_type))
-    return at + "a result of type " + type_name(decl.result_type);
+    return where + "a result of type " + type_name(decl.result_type);
   for (const ast::VarDecl *p : decl.param_vars)
-    if (!held(p->type)) return at + "a parameter of type " + type_name(p->type);
+    if (!held(p->type)) return where + "a parameter of type " + type_name(p->type);
   return "";
 }
 
