@@ -545,8 +545,7 @@ int build_part_child(const std::string &dir, const std::string &parts) {
         status = std::max(status, 1);
         continue;
       }
-      write_file(dir + "/" + part + ".bin",
-                 b.binary.empty() ? std::string(kPoclMarker) : b.binary);
+      write_file(dir + "/" + part + ".bin", b.binary.empty() ? std::string(kPoclMarker) : b.binary);
       if (driver_caches_kernels(*found)) {
         // PoCL compiles a kernel again at its first launch, for the launch's
         // work-group size, and keeps that in its kernel cache, where
