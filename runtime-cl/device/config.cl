@@ -175,6 +175,12 @@
 #define KITE_KEEP                                                                        \
   (KITE_HAS_KEEP && !KITE_SPLIT && !KITE_STACKS &&                                       \
    (KITE_FAST == 3 || (KITE_HAS_KEEP >= 2 && KITE_KEEP_RULE && KITE_FAST >= 1 && !KITE_WIDE)))
+/* Whether a sequential form can run at all in this build. Under the rule
+ * wide workers run no form that reads memory (kite_fast_now), so where
+ * every form does (KITE_HAS_FAST 1) kite_fast is never called, and kitec's
+ * definition of it is left out: the device compiler would otherwise
+ * compile it only to drop it (NVIDIA's front end spends its time on it). */
+#define KITE_FORMS_RUN (KITE_HAS_FAST && !(KITE_WIDE && KITE_FAST == 1 && KITE_HAS_FAST == 1))
 /* The code of a kept frame's record: kite_fast goes on from its frame. */
 #define KITE_CODE_KEPT 0x7fffffef
 /* Not queued: kite_fast's caller gives up a suspended frame's own count
