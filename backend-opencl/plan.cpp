@@ -772,7 +772,6 @@ const anf::Stmt *map_call(const cps::Task &task, const anf::Stmt &map) {
 // Which tasks' forms are kept, and what a stop starts ahead in each.
 void plan_kept(const cps::Program &p, Plan &plan) {
   plan.kept.resize(p.tasks.size());
-  if (plan.split()) return;  // not yet: a kept frame would need its part
   for (size_t t = 0; t < p.tasks.size(); ++t) {
     const cps::Task &task = p.tasks[t];
     if (!task.fast || !arrays_first(task)) continue;

@@ -336,6 +336,7 @@ void Printer::kept_tail(std::ostream &s) {
   s << "      const int x = pw ? pw - 1 : kite_alloc(c, psite);\n";
   s << "      if (x < 0) {\n        *done = 2;\n        return KITE_NONE;\n      }\n";
   s << "      kite_rec X = KITE_REC(c, x);\n";
+  s << "      if (!pw) KITE_KEPT_MADE(X);\n";
   s << "      const long mask = pw ? X[KITE_KEPT_MASK] : 0L;\n";
   s << "      const long ahead = (starts ? kite_kept_ahead(s, f) : 0L) & ~mask;\n";
   s << "      const int words = (above >= 0 ? above : sp) - f; /* with its arrays */\n";
@@ -525,6 +526,7 @@ void Printer::kept_helpers(std::ostream &out) {
   s << "  if (best < 0) return 0;\n";
   s << "  int x = (int)(s[best + 1] >> 32) - 1;\n";
   s << "  if (x < 0) {\n    x = kite_alloc(c, -1);\n    if (x < 0) return 0;\n"
+       "    KITE_KEPT_MADE(KITE_REC(c, x));\n"
        "    *KITE_COUNTER(KITE_REC(c, x), KITE_KEPT_COUNTER) = 1 + (int)popcount(bits);\n"
        "    KITE_REC(c, x)[KITE_KEPT_MASK] = bits;\n"
        "    s[best + 1] = (long)(uint)(int)s[best + 1] | ((long)(x + 1) << 32);\n"

@@ -151,8 +151,7 @@
 /* The code of a parked entry whose record's task finished (parts.cl). */
 #define KITE_CODE_FINISH 0x7ffffff0
 /* Kept forms (fast.cl): a sequential form that stops keeps its frames as
- * records, where kitec keeps some task's (KITE_HAS_KEEP) and the program is
- * not in parts: under --fast-calls stop; and under the rule and `always`
+ * records, where kitec keeps some task's (KITE_HAS_KEEP): under --fast-calls stop; and under the rule and `always`
  * on narrow workers where some kept frame holds arrays of its own and a
  * map whose iterations it may start ahead (KITE_HAS_KEEP 2), whose forms
  * would otherwise lose every frame under a full stack, in a run of at most
@@ -173,7 +172,7 @@
 #define KITE_KEEP_RULE 0
 #endif
 #define KITE_KEEP                                                                        \
-  (KITE_HAS_KEEP && !KITE_SPLIT && !KITE_STACKS &&                                       \
+  (KITE_HAS_KEEP && !KITE_STACKS &&                                                      \
    (KITE_FAST == 3 || (KITE_HAS_KEEP >= 2 && KITE_KEEP_RULE && KITE_FAST >= 1 && !KITE_WIDE)))
 /* Whether a sequential form can run at all in this build. Under the rule
  * wide workers run no form that reads memory (kite_fast_now), so where

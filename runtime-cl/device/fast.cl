@@ -176,6 +176,17 @@ long kite_fast_full(kite_ctx *c) {
 #define KITE_KEPT_FRAME (4 + KITE_KEPT_SLOTS)
 #define KITE_NODE_KEPT ((1 << KITE_NODE_SHIFT) - 1)
 #define KITE_KEPT_LINK(x, slot) KITE_LINK(x, KITE_NODE_KEPT | ((slot) << KITE_NODE_SHIFT))
+#define KITE_KEPT_NODE(node) (KITE_KEEP && ((node) & ((1 << KITE_NODE_SHIFT) - 1)) == KITE_NODE_KEPT)
+/* In a program in parts, a kept record's frames go on only in the part
+ * that kept them, whose kite_fast holds their tasks' forms: the part is
+ * in the high half of the counter's long (kite_block parks the record's
+ * entry elsewhere). */
+#define KITE_KEPT_PART(X) (((volatile __global int *)((X) + KITE_KEPT_COUNTER))[1])
+#if KITE_SPLIT
+#define KITE_KEPT_MADE(X) (KITE_KEPT_PART(X) = KITE_PART)
+#else
+#define KITE_KEPT_MADE(X) ((void)0)
+#endif
 
 /* The place on a sequential form's stack of element i of the local array
  * at `base`, of length n (print_fast.cpp's fast_new): checked, as
@@ -205,4 +216,7 @@ int kite_fast_stop(kite_ctx *c) {
 #endif
 #endif
 }
+#endif
+#ifndef KITE_KEPT_NODE /* no forms: no kept records */
+#define KITE_KEPT_NODE(node) 0
 #endif

@@ -72,7 +72,9 @@ KITE_OUT_OF_LINE void kite_finish_at(kite_ctx *c, int rec, int own, int known, l
     int parent = KITE_LINK_PARENT(link);
     int node = KITE_LINK_NODE(link);
 #if KITE_SPLIT
-    if (parent >= 0) {
+    /* (A kept record's node is no block's: its signal is made in any part,
+     * and the record goes on in its own, kite_block.) */
+    if (parent >= 0 && !KITE_KEPT_NODE(node)) {
       int part = kite_part_of_node(node & ((1 << KITE_NODE_SHIFT) - 1));
       if (part >= 0 && part != KITE_PART) {
         /* Its caller's part finishes it (parts.cl): the record keeps the
