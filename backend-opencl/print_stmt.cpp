@@ -457,11 +457,13 @@ void Printer::emit_blocks(std::ostream &out) {
   if (plan_.keeps()) {
     std::string zeros;
     for (int i = 0; i < plan_.fast_arity; ++i) zeros += ", 0L";
-    blocks << "#if KITE_KEEP\n  case KITE_CODE_KEPT: {\n"
-           << "#if KITE_SPLIT\n    if (KITE_KEPT_PART(f) != KITE_PART) {\n"
-           << "      kite_park(c, KITE_ENTRY(KITE_CODE_KEPT, rec), KITE_KEPT_PART(f));\n"
-           << "      return;\n    }\n#endif\n"
-           << "    int done = 0;\n"
+    blocks << "#if KITE_KEEP\n  case KITE_CODE_KEPT: {\n";
+    // In a program in parts, only the part that kept it (fast.cl).
+    if (plan_.split())
+      blocks << "#if KITE_SPLIT\n    if (KITE_KEPT_PART(f) != KITE_PART) {\n"
+             << "      kite_park(c, KITE_ENTRY(KITE_CODE_KEPT, rec), KITE_KEPT_PART(f));\n"
+             << "      return;\n    }\n#endif\n";
+    blocks << "    int done = 0;\n"
            << fmt::format("    const long r = kite_fast(c, -1 - rec{}, 0L, &done);\n", zeros)
            << "    if (done == 2 && r != KITE_NONE) kite_kept_go(c, r);\n"
            << "    return;\n  }\n#endif\n";
