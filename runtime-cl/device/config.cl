@@ -151,9 +151,11 @@
 /* The code of a parked entry whose record's task finished (parts.cl). */
 #define KITE_CODE_FINISH 0x7ffffff0
 /* Kept forms (fast.cl): a sequential form that stops keeps its frames as
- * records, where kitec keeps some task's (KITE_HAS_KEEP): under --fast-calls stop; and under the rule and `always`
- * on narrow workers where some kept frame holds arrays of its own and a
- * map whose iterations it may start ahead (KITE_HAS_KEEP 2), whose forms
+ * records, where kitec keeps some task's (KITE_HAS_KEEP; in a program in
+ * parts, each record in the part that kept it): under --fast-calls stop;
+ * and under the rule and `always` on narrow workers where some kept frame
+ * holds arrays of its own and a map whose iterations it may start ahead
+ * (KITE_HAS_KEEP 2), whose forms
  * would otherwise lose every frame under a full stack, in a run of at most
  * two workers, and where some form writes memory, which may run only where
  * forms keep (KITE_HAS_KEEP 3), in a run of any number (KITE_KEEP_RULE,
