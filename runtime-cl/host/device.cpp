@@ -12,7 +12,6 @@
 #include <fstream>
 #include <functional>
 #include <map>
-#include <optional>
 #include <regex>
 #include <sstream>
 #include <thread>
@@ -416,10 +415,11 @@ void build_in_children(const Device &device, const std::vector<std::string> &sou
   std::map<pid_t, size_t> running;  // a process's group
   size_t next = 0;
   auto start = [&](size_t g) {
-    std::string parts;
-    for (size_t k : groups[g]) parts += (parts.empty() ? "" : ",") + std::to_string(k);
-    char arg0[] = "kite-run", arg1[] = "--build-part";
-    char *argv[] = {arg0, arg1, const_cast<char *>(dir.c_str()), parts.data(), nullptr};
+    std::vector<std::string> args = {"kite-run", "--build-part", dir};
+    for (size_t k : groups[g]) args.push_back(std::to_string(k));
+    std::vector<char *> argv;
+    for (std::string &a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
     pid_t pid = 0;
     // Without this process's open files: a driver's handles on the device,
     // inherited, keep NVIDIA's platform from starting in the child.
@@ -429,7 +429,7 @@ void build_in_children(const Device &device, const std::vector<std::string> &sou
     std::vector<char *> env;
     for (std::string &e : start_environment()) env.push_back(e.data());
     env.push_back(nullptr);
-    int err = posix_spawn(&pid, "/proc/self/exe", &actions, nullptr, argv, env.data());
+    int err = posix_spawn(&pid, "/proc/self/exe", &actions, nullptr, argv.data(), env.data());
     posix_spawn_file_actions_destroy(&actions);
     if (err != 0) return false;
     running[pid] = g;
@@ -503,42 +503,39 @@ size_t build_jobs(const Device &device, size_t parts) {
 
 }  // namespace
 
-int build_part_child(const std::string &dir, const std::string &parts) {
+int build_part_child(const std::string &dir, const std::vector<std::string> &parts) {
   // PoCL compiles a kernel at its first launch on a thread of its own, and
   // pinned (pin_pocl_threads) that is CPU 0's in every build process, so
   // that the processes took turns on one core (2-core EPYC: two parts side
   // by side in 4.5 s each, 2.6 s alone). A build runs no workers.
   setenv("POCL_AFFINITY", "0", 1);
-  std::vector<std::string> list;
-  for (size_t at = 0; at <= parts.size();) {
-    size_t end = std::min(parts.find(',', at), parts.size());
-    list.push_back(parts.substr(at, end - at));
-    at = end + 1;
+  // One context for the process's parts: PoCL loads its library of
+  // built-in functions once a process (0.44 s on the 2-core EPYC).
+  std::vector<Device> devices;
+  const Device *found = nullptr;
+  Context context;
+  try {
+    devices = list_devices();
+    const std::string wanted = read_file(dir + "/device");
+    std::string seen;
+    for (const Device &d : devices) {
+      if (d.platform_name + "\n" + d.name == wanted && !found) found = &d;
+      seen += fmt::format("{}{} ({})", seen.empty() ? "" : ", ", d.name, d.platform_name);
+    }
+    if (!found)
+      throw RunError(fmt::format("a build process does not find the device (it finds {})",
+                                 seen.empty() ? "none" : seen));
+    context = context_for(*found);
+  } catch (const std::exception &e) {
+    for (const std::string &part : parts) std::ofstream(dir + "/" + part + ".error") << e.what();
+    return 2;
   }
   int status = 0;
-  const Device *found = nullptr;
-  std::vector<Device> devices;
-  std::optional<Context> context;
-  for (const std::string &part : list) {
+  for (const std::string &part : parts) {
     try {
-      if (!found) {
-        devices = list_devices();
-        const std::string wanted = read_file(dir + "/device");
-        std::string seen;
-        for (const Device &d : devices) {
-          if (d.platform_name + "\n" + d.name == wanted && !found) found = &d;
-          seen += fmt::format("{}{} ({})", seen.empty() ? "" : ", ", d.name, d.platform_name);
-        }
-        if (!found)
-          throw RunError(fmt::format("a build process does not find the device (it finds {})",
-                                     seen.empty() ? "none" : seen));
-        context = context_for(*found);
-      }
-      // One context for the process's parts: PoCL loads its library of
-      // built-in functions once a process (0.44 s on the 2-core EPYC).
       const std::string options = read_file(dir + "/options." + part);
       const std::string opencl = read_file(dir + "/source." + part);
-      Built b = compile(context->get(), *found, opencl, options);
+      Built b = compile(context.get(), *found, opencl, options);
       write_file(dir + "/" + part + ".log", b.log);
       if (!b.program) {
         write_file(dir + "/" + part + ".failed", "");
@@ -554,8 +551,8 @@ int build_part_child(const std::string &dir, const std::string &parts) {
         // (docs/design.md, "Build time"). Without that cache the compile
         // would only be done twice.
         DeviceProgram p;
-        clRetainContext(context->get());
-        p.context = Context(context->get());
+        clRetainContext(context.get());
+        p.context = Context(context.get());
         p.programs.push_back(std::move(b.program));
         p.shape.lanes = static_cast<uint32_t>(std::stoul(read_file(dir + "/lanes")));
         warm_up(*found, p);

@@ -107,13 +107,13 @@ std::string part_source(const std::string &opencl, int part);
 void keep_start_environment();
 std::vector<std::string> &start_environment();
 
-// kite-run --build-part DIR K[,K...], which build_program runs to build
-// parts K of a program in a process of their own, one after the other:
+// kite-run --build-part DIR K..., which build_program runs to build parts
+// K of a program in a process of their own, one after the other:
 // DIR holds each part's source (source.K), the device's platform and name
 // (device) and the part's options (options.K); it writes K.bin and K.log,
 // K.log and K.failed where the build failed, or K.error. Returns the exit
 // status: 0 all built, 1 a build failed, 2 another error.
-int build_part_child(const std::string &dir, const std::string &parts);
+int build_part_child(const std::string &dir, const std::vector<std::string> &parts);
 
 // Builds `opencl` for `device` with -cl-std=CL1.2 -w (the generated code's warnings
 // are not the user's business; PoCL prints their count on stderr), -DKITE_GPU=1 or

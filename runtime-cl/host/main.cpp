@@ -666,8 +666,8 @@ int main(int argc, char **argv) {
   using namespace kite::host;
   keep_start_environment();
   // A part of a program built in a process of its own (build_program).
-  if (argc == 4 && std::string(argv[1]) == "--build-part")
-    return build_part_child(argv[2], argv[3]);
+  if (argc >= 4 && std::string(argv[1]) == "--build-part")
+    return build_part_child(argv[2], std::vector<std::string>(argv + 3, argv + argc));
   CommandLine options;
   if (auto status = parse_command_line(Tool::Run, argc, argv, options)) return *status;
   return report_failures("kite-run", [&] {
