@@ -116,13 +116,19 @@
 #endif
 #define KITE_LOOP_FAULTS (KITE_WIDE && KITE_LOOP_CHECKS)
 /* Large programs (more blocks than kitec keeps in one function: kitec
- * defines KITE_LARGE) call the runtime's larger helpers (KITE_OUT_OF_LINE:
- * allocation, queueing, signals, joins, errors) instead of having them
- * inlined at each of their hundreds of sites, on GPUs (PoCL compiles the
- * block functions as they are). NVIDIA's compiler spends most of its build
- * in ptxas, superlinear in the size of what it compiles at once. Smaller
- * programs keep them inline, which runs faster (docs/design.md, "Build
- * time", has both measurements). */
+ * defines KITE_LARGE) call some of the runtime's helpers instead of having
+ * them inlined at each of their hundreds of sites. On GPUs, every larger
+ * one (KITE_OUT_OF_LINE_GPU too: allocation, queueing, signals, joins,
+ * errors): NVIDIA's compiler spends most of its build in ptxas,
+ * superlinear in the size of what it compiles at once. On a CPU, those
+ * whose call costs nothing measurable (KITE_OUT_OF_LINE: kite_push, the
+ * signals and finishes, heap allocation): kite_push, inlined into every
+ * kite_ready_at, was most of what PoCL compiled again at each call. The
+ * others stay inlined there: called, a record's allocation and freeing,
+ * kite_ready_at and kite_dec made examples/reduce.kite 35% slower, and
+ * kite_error, in a loop's bounds check, cilksort 10%. Smaller programs
+ * keep them all inline, which runs faster (docs/design.md, "Build time",
+ * has the measurements). */
 #ifndef KITE_LARGE
 #define KITE_LARGE 0
 #endif
@@ -190,10 +196,15 @@
 /* Workers count themselves idle in ctl[KITE_CTL_IDLE] for the forms' rule
  * (wide ones only where they run forms) and the parts' turns. */
 #define KITE_COUNT_IDLE ((KITE_WIDE ? KITE_WIDE_FORMS : KITE_HAS_FAST) || KITE_SPLIT)
-#if KITE_LARGE && !defined(KITE_CPU)
+#if KITE_LARGE
 #define KITE_OUT_OF_LINE __attribute__((noinline))
 #else
 #define KITE_OUT_OF_LINE
+#endif
+#if KITE_LARGE && !defined(KITE_CPU)
+#define KITE_OUT_OF_LINE_GPU __attribute__((noinline))
+#else
+#define KITE_OUT_OF_LINE_GPU
 #endif
 /* Lane stacks (kite-run --lane-blocks N, KITE_LANE_BLOCKS): a lane of a
  * wide worker runs up to N blocks a round, the first from the round's

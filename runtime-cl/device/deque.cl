@@ -165,7 +165,7 @@ long kite_try_steal(kite_ctx *c) {
 
 /* A block of record `rec` may run: keep it in hand, or queue it. `site`:
  * the Kite call that started it, or -1. */
-KITE_OUT_OF_LINE void kite_ready_at(kite_ctx *c, int rec, int code, int site) {
+KITE_OUT_OF_LINE_GPU void kite_ready_at(kite_ctx *c, int rec, int code, int site) {
   long e = KITE_ENTRY(code, rec);
 #if KITE_STACKS
   if (c->sp < KITE_STACK) {
@@ -181,7 +181,7 @@ KITE_OUT_OF_LINE void kite_ready_at(kite_ctx *c, int rec, int code, int site) {
  * A lane that goes on keeps it in hand when its worker took at most one
  * entry this round: alone, the worker would run it next round anyway, on
  * this lane, after a round's scheduling ("Going on" in docs/design.md). */
-KITE_OUT_OF_LINE void kite_ready(kite_ctx *c, int rec, int code) {
+KITE_OUT_OF_LINE_GPU void kite_ready(kite_ctx *c, int rec, int code) {
 #if KITE_HAND
   if (c->next == KITE_NONE && c->w->n <= 1) {
     c->next = KITE_ENTRY(code, rec);
@@ -194,7 +194,7 @@ KITE_OUT_OF_LINE void kite_ready(kite_ctx *c, int rec, int code) {
 /* A tail call: the callee's entry block, in the caller's record, may run.
  * A lane that goes on (KITE_HAND) keeps it in hand for this round; else it
  * is made ready as any other block. */
-KITE_OUT_OF_LINE void kite_tail_at(kite_ctx *c, int rec, int code, int site) {
+KITE_OUT_OF_LINE_GPU void kite_tail_at(kite_ctx *c, int rec, int code, int site) {
 #if KITE_HAND
   if (c->next == KITE_NONE) {
     c->next = KITE_ENTRY(code, rec);

@@ -45,7 +45,7 @@ void kite_kept_go(kite_ctx *c, long r) {
 /* One event fewer on counter p; returns the count before. `own`: no other
  * lane can reach p's record now (its task's entry block has made nothing of
  * it runnable elsewhere yet), so a plain decrement does; else kite_sub's. */
-KITE_OUT_OF_LINE int kite_dec(int own, volatile __global int *p) {
+KITE_OUT_OF_LINE_GPU int kite_dec(int own, volatile __global int *p) {
   if (own) {
     int v = *p;
     *p = v - 1;
@@ -154,7 +154,7 @@ KITE_OUT_OF_LINE int kite_record_done(kite_ctx *c, int rec, int n, int end_slot)
  * whose first slot is the id; *env: the closure, or 0); -1 after reporting
  * a value that was never given one (`null_name`: the string that names it,
  * or -1). */
-KITE_OUT_OF_LINE int kite_value_task(kite_ctx *c, long fn, int site, int null_name, long *env) {
+KITE_OUT_OF_LINE_GPU int kite_value_task(kite_ctx *c, long fn, int site, int null_name, long *env) {
   *env = 0;
   if (fn < 0) return (int)(-fn - 1);
   if (fn == 0) {

@@ -171,7 +171,7 @@ int kite_give_local_chunk(kite_ctx *c, int chunk) {
  * allocation is a read of local memory, and the allocations of one block
  * do not wait for each other (a list linked through the records would make
  * each wait for the read of the one before). */
-KITE_OUT_OF_LINE int kite_alloc(kite_ctx *c, int site) {
+KITE_OUT_OF_LINE_GPU int kite_alloc(kite_ctx *c, int site) {
   __local int *fl = c->w->fl + c->lane;
   if (c->free_count == 0) {
     /* Lanes never wait on the global stack (in a warp its compare-and-swap
@@ -205,7 +205,7 @@ int kite_chunk_of(kite_ctx *c, __local int *fl, int n) {
 /* A freed record goes on the lane's stack; when that is full, its older
  * half, the colder records, goes to the other lanes of the worker or, if
  * their slots are full, to the global stack. */
-KITE_OUT_OF_LINE void kite_free(kite_ctx *c, int r) {
+KITE_OUT_OF_LINE_GPU void kite_free(kite_ctx *c, int r) {
   __local int *fl = c->w->fl + c->lane;
   fl[c->free_count * KITE_LANES] = r;
   c->free_count += 1;
@@ -230,7 +230,7 @@ void kite_give_free(kite_ctx *c) {
   c->free_count = 0;
 }
 #else
-KITE_OUT_OF_LINE int kite_alloc(kite_ctx *c, int site) {
+KITE_OUT_OF_LINE_GPU int kite_alloc(kite_ctx *c, int site) {
   if (c->free_head < 0) {
     int chunk = c->spare;
     c->spare = -1;
@@ -269,7 +269,7 @@ KITE_OUT_OF_LINE int kite_alloc(kite_ctx *c, int site) {
  * the ones still in this worker's cache: when the list makes a whole chunk
  * it becomes the spare, and the spare before it, older and colder, goes to
  * the global stack. */
-KITE_OUT_OF_LINE void kite_free(kite_ctx *c, int r) {
+KITE_OUT_OF_LINE_GPU void kite_free(kite_ctx *c, int r) {
   KITE_REC(c, r)[0] = (long)c->free_head;
   c->free_next = c->free_head;
   c->free_head = r;
