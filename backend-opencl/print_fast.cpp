@@ -235,14 +235,15 @@ void Printer::emit_fast(std::ostream &out) {
   s << "  }\n  return 0L;\n";
   if (keeps) kept_tail(s);
   s << "}\n";
-  // Where no form runs (KITE_FORMS_RUN, config.cl), a stand-in that never
-  // runs either: every call site asks kite_fast_now first.
-  s << "#else\nlong kite_fast(kite_ctx *c, int task";
-  for (int i = 0; i < plan_.fast_arity; ++i) s << ", long a" << i;
-  s << ", long link, int *done) {\n  return 0L;\n}\n#endif\n\n";
+  // The forms, where some worker runs one (KITE_FORMS_RUN, config.cl);
+  // elsewhere a stand-in that never runs either: every call site asks
+  // kite_fast_now first.
   out << "#if KITE_FORMS_RUN\n";
   if (keeps) kept_helpers(out);
   out << s.str();
+  out << "#else\nlong kite_fast(kite_ctx *c, int task";
+  for (int i = 0; i < plan_.fast_arity; ++i) out << ", long a" << i;
+  out << ", long link, int *done) {\n  return 0L;\n}\n#endif\n\n";
 }
 
 bool Printer::has_closure_form() const {
