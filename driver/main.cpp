@@ -13,7 +13,12 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
+#include <filesystem>
 #include <iostream>
 
 #include "backend-opencl/plan.h"
@@ -42,6 +47,32 @@ std::vector<std::string> rewrite_command_line(int argc, char **argv,
     }
   }
   return args;
+}
+
+// kitec --build DEVICE: kite-run, beside kitec, builds the artifact's
+// kernels for the device into its cache (kite-run --build-only), so that
+// the program's first run starts at once. Returns its exit status.
+int build_on_device(const std::string &device, const std::string &artifact) {
+  std::error_code ec;
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  const std::filesystem::path run = self.parent_path() / "kite-run";
+  if (ec || access(run.c_str(), X_OK) != 0) {
+    std::cerr << "kitec: error: --build needs kite-run beside kitec (not found: " << run.string()
+              << "); the program was written to '" << artifact << "'\n";
+    return 1;
+  }
+  std::vector<std::string> args = {run.string(), "--device", device, "--build-only", artifact};
+  std::vector<char *> argv;
+  for (std::string &a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  if (posix_spawn(&pid, run.c_str(), nullptr, nullptr, argv.data(), environ) != 0) {
+    std::cerr << "kitec: error: --build cannot start " << run.string() << "\n";
+    return 1;
+  }
+  int status = 0;
+  if (waitpid(pid, &status, 0) < 0) return 1;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }
 
 }  // namespace
@@ -107,6 +138,21 @@ int main(int argc, char **argv) {
                              kite::plan::kPartBlocks))
       ->check(CLI::PositiveNumber)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);  // the last one, as -O
+  std::string build_device;
+  app.add_option("--build", build_device,
+                 "after writing the program, build its kernels for DEVICE (cpu, gpu, or a "
+                 "device number from kite-run --list-devices) into kite-run's cache, so that its "
+                 "first run starts at once (kite-run --build-only)")
+      ->type_name("DEVICE")
+      ->check(CLI::Validator(
+          [](std::string &v) -> std::string {
+            bool number = !v.empty() && v.size() < 10 &&
+                          v.find_first_not_of("0123456789") == std::string::npos;
+            return v == "cpu" || v == "gpu" || number
+                       ? ""
+                       : "takes cpu, gpu or a device number, not '" + v + "'";
+          },
+          ""));
   std::vector<std::string> warning_flags;
   std::vector<std::string> args = rewrite_command_line(argc, argv, warning_flags);
   for (const std::string &flag : warning_flags) {
@@ -143,5 +189,12 @@ int main(int argc, char **argv) {
       return 1;
     }
   }
-  return kite::compile(o);
+  if (!build_device.empty() && prints) {
+    std::cerr << "kitec: error: --build builds a program that kitec writes, and a dump or "
+                 "--emit-cl stops before one is written\n";
+    return 1;
+  }
+  int status = kite::compile(o);
+  if (status != 0 || build_device.empty()) return status;
+  return build_on_device(build_device, o.output);
 }

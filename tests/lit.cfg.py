@@ -93,6 +93,8 @@ run_flags = lanes_flag + (" --map-kernel-min " + kite_map_kernel_min if kite_map
 run_flags += " --map-kernel-width " + kite_map_kernel_width if kite_map_kernel_width else ""
 run_flags += " --fast-calls " + kite_fast_calls if kite_fast_calls else ""
 config.substitutions.append(("%run-device", os.path.join(bin_dir, "kite-run") + " --device " + run_device + lanes_flag))
+# The device's name alone, for commands that name it otherwise (kitec --build).
+config.substitutions.append(("%device-name", run_device))
 # The interpreter runs every program with --races: a program test whose
 # accesses the rules leave unordered fails (--param kite_races=0: without).
 if kite_device == "interp":

@@ -414,7 +414,7 @@ void print_stats(const Report &r) {
   }
 }
 
-void print_times(const Report &r) {
+void print_times(const Report &r, bool ran = true) {
   if (r.source_ms)
     fmt::print(stderr, "kite-run: time: compile the source {:.1f} ms\n", *r.source_ms);
   if (r.parts > 1)  // a program in parts: some kernels may come from the cache
@@ -427,7 +427,7 @@ void print_times(const Report &r) {
     fmt::print(stderr, "kite-run: time: residency probe {:.1f} ms ({} launches)\n", r.probe_ms,
                r.probe_launches);
   }
-  fmt::print(stderr, "kite-run: time: run {:.1f} ms\n", r.run_ms);
+  if (ran) fmt::print(stderr, "kite-run: time: run {:.1f} ms\n", r.run_ms);
 }
 
 // --- the run ---
@@ -543,7 +543,10 @@ int run(const CommandLine &o) {
   } else {
     artifact = load_artifact(o.prog);
   }
-  MainArgs args = convert_args(artifact, o.args);
+  if (o.build_only && !o.args.empty())
+    throw RunError(fmt::format("--build-only runs no main: it takes no arguments for it ({} given)",
+                               o.args.size()));
+  MainArgs args = o.build_only ? MainArgs{} : convert_args(artifact, o.args);
 
   // 2. Device and program.
   const Device &device = select_device(devices, o.device);
@@ -584,6 +587,19 @@ int run(const CommandLine &o) {
 
   // 3. The grid and the buffer sizes; 4. the buffers.
   uint32_t workers = choose_workers(o, device, program, cache, report);
+  if (o.build_only) {
+    // PoCL compiles a kernel again at its first launch, for the launch's
+    // work-group size, and keeps that in its kernel cache: launched once
+    // here, the next run's first launch need not compile it (a part built
+    // in a build process was launched there).
+    if (device.is_pocl()) {
+      auto warm_start = Clock::now();
+      warm_up(device, program);
+      report.setup_ms += ms_since(warm_start);
+    }
+    if (o.time) print_times(report, false);
+    return 0;
+  }
   report.shape = choose_shape(o, device, workers, program.shape);
   report.shape.simd_stats = o.stats && program.shape.lanes > 1;
   report.worker = program.shape;

@@ -234,6 +234,17 @@ std::vector<OptionSpec> make_specs() {
        kIgnored,
        &C::no_cache,
        {}},
+      {"--build-only",
+       "",
+       "",
+       "Build the program's kernels for the device, or find them in the cache, keep them there "
+       "and exit without running main (which then takes no arguments): the next run starts "
+       "at once",
+       true,
+       kApplies,
+       &C::build_only,
+       {},
+       "Check the program and exit without running it (kite-run builds its kernels)"},
       {"--probe",
        "",
        "",

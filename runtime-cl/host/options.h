@@ -25,6 +25,7 @@ struct CommandLine {
   bool time = false;
   bool no_cache = false;
   bool probe = false;
+  bool build_only = false;  // build (or find) the kernels, run nothing
   std::optional<uint64_t> records;
   std::optional<uint64_t> deque;
   std::optional<uint64_t> deque_start;

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Runs kite-interp with every option that kite-run's --help lists (but
---help and --version), each with a value kite-run would take, followed by
+--help, --version and --build-only), each with a value kite-run would take, followed by
 the program and its arguments; prints kite-interp's output and, on stderr,
 the options it passed. Exits with kite-interp's status.
 
@@ -26,7 +26,8 @@ for line in help_text.splitlines():
     elif in_options and line.startswith("  -"):
         names, *rest = line.split()
         name = names.split(",")[-1]
-        if name in ("--help", "--version"):
+        # These say what to do instead of running: --build-only too.
+        if name in ("--help", "--version", "--build-only"):
             continue
         words.append(name)
         if rest and rest[0] in samples:
