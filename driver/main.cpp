@@ -4,6 +4,7 @@
 //   kitec prog.kite -o out           compile into out
 //   kitec prog.kite --dump-ntg       the nested task graphs (text; =dot for Graphviz)
 //   kitec prog.kite --emit-cl        the generated OpenCL C
+//   kitec prog.kite --build gpu      compile, then build its kernels into kite-run's cache
 //   kitec prog.kite --dump-after=cps the program after any stage (driver/stages.def)
 //   kitec --version                  kitec's version, which kite-run must share
 //   kitec -Werror / -w / -Wno-shadow  warnings as errors / none / one off
@@ -12,7 +13,6 @@
 // stderr and exit status 1 (docs/man/kitec.1 lists the options).
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
