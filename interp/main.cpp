@@ -78,12 +78,7 @@ int run(const kite::host::CommandLine &o) {
   if (kite::compile(file, compile_options, std::cerr, compiled) != 0) return 1;
   std::unique_ptr<kite::ast::Program> &program = compiled.program;
   // Nothing to build: the program is checked, as kite-run's build checks it.
-  if (o.build_only) {
-    if (!o.args.empty())
-      throw RunError(fmt::format(
-          "--build-only runs no main: it takes no arguments for it ({} given)", o.args.size()));
-    return 0;
-  }
+  if (o.build_only) return 0;
 
   kite::interp::Options options;
   options.stack_bytes = o.stack.value_or(options.stack_bytes);

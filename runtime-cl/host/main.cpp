@@ -543,9 +543,6 @@ int run(const CommandLine &o) {
   } else {
     artifact = load_artifact(o.prog);
   }
-  if (o.build_only && !o.args.empty())
-    throw RunError(fmt::format("--build-only runs no main: it takes no arguments for it ({} given)",
-                               o.args.size()));
   MainArgs args = o.build_only ? MainArgs{} : convert_args(artifact, o.args);
 
   // 2. Device and program.

@@ -415,6 +415,12 @@ std::optional<int> parse_command_line(Tool tool, int argc, char **argv, CommandL
                name);
     return 1;
   }
+  if (values.build_only && !values.args.empty()) {
+    fmt::print(stderr,
+               "{}: error: --build-only runs no main: it takes no arguments for it ({} given)\n",
+               name, values.args.size());
+    return 1;
+  }
   return std::nullopt;
 }
 
