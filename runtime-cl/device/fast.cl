@@ -19,8 +19,8 @@
  * cost of a task at every call.
  *
  * A wide worker (a GPU's warp) asks whether its local queue and global
- * deque held KITE_FAST_WIDE_SLACK entries, half a round's worth, when the
- * round started (lane 0 looks, kite_worker::fast_ok): then every lane that
+ * deque held KITE_FAST_WIDE_SLACK entries when the round started (lane 0
+ * looks, kite_worker::fast_ok): then every lane that
  * calls runs the form, side by side, as a hand-written kernel's lanes each
  * walk a subtree on a stack of their own. A GPU has thousands of workers,
  * some idle nearly all the time, so there a form stops at its first look
@@ -57,8 +57,12 @@
  * kept, each stop keeps them). */
 /* (KITE_FAST's default, 1, is set in config.cl: KITE_KEEP reads it.) */
 #define KITE_FAST_SLACK 2
+/* A wide worker's: on an H100 (one run, seven runs each), fib(40) took
+ * 11.0-11.7 ms with 2, 10.8-12.0 with 1, 11.3-12.0 with 4, 11.9-12.9 with
+ * 8, 12.5-13.9 with 16 (half a round's entries, the setting before) and
+ * 28-29 with none (too few tasks: most workers idle). */
 #ifndef KITE_FAST_WIDE_SLACK
-#define KITE_FAST_WIDE_SLACK (KITE_LANES / 2)
+#define KITE_FAST_WIDE_SLACK 2
 #endif
 /* Longs of a sequential form's stack, in private memory: a frame is two
  * longs and one per variable of its task (fib's: 5). A call that would
