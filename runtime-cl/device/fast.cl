@@ -57,10 +57,11 @@
  * kept, each stop keeps them). */
 /* (KITE_FAST's default, 1, is set in config.cl: KITE_KEEP reads it.) */
 #define KITE_FAST_SLACK 2
-/* A wide worker's: on an H100 (one run, seven runs each), fib(40) took
- * 11.0-11.7 ms with 2, 10.8-12.0 with 1, 11.3-12.0 with 4, 11.9-12.9 with
- * 8, 12.5-13.9 with 16 (half a round's entries, the setting before) and
- * 28-29 with none (too few tasks: most workers idle). */
+/* A wide worker's: on an H100, fib(40) took 10.9-11.8 ms with 2 against
+ * 12.3-13.9 with 16 (half a round's entries, the setting before) in five
+ * calls; 10.8-12.0 with 1, 11.3-12.0 with 4, 11.9-12.9 with 8, and 28-29
+ * with none (too few tasks: most workers idle;
+ * bench/results/nvidia-h100/work-first.md). */
 #ifndef KITE_FAST_WIDE_SLACK
 #define KITE_FAST_WIDE_SLACK 2
 #endif
