@@ -501,28 +501,28 @@ void warm_up(const Device &device, DeviceProgram &program) {
 // the build logs name every kernel's registers (NVIDIA), the key is those
 // resources, kernel by kernel, so that a program edited without changing
 // them (most edits) is not probed again; elsewhere it is the program.
-uint64_t probe_key(const Device &device, const DeviceProgram &program) {
+uint64_t probe_key(const Device &device, const DeviceProgram &program, uint32_t most) {
   std::vector<std::string> kernels;
   for (const KernelSize &k : program.part_sizes) {
     if (k.registers == 0) {
-      return fnv1a({"kite-run probe 1", fmt::format("{:016x}", program.cache_key),
-                    fmt::format("{}", spin_limit(device))});
+      return fnv1a({"kite-run probe 2", fmt::format("{:016x}", program.cache_key),
+                    fmt::format("{} {}", spin_limit(device), most)});
     }
     kernels.push_back(fmt::format("{}/{}/{}", k.registers, k.local_bytes, k.private_bytes));
   }
   std::sort(kernels.begin(), kernels.end());
   std::string all;
   for (const std::string &k : kernels) all += k + " ";
-  return fnv1a({"kite-run probe by resources 1", device.name, device.version, device.driver_version,
+  return fnv1a({"kite-run probe by resources 2", device.name, device.version, device.driver_version,
                 fmt::format("{}", program.shape.lanes), program.options,
-                fmt::format("{}", spin_limit(device)), all});
+                fmt::format("{} {}", spin_limit(device), most), all});
 }
 
-ProbeResult probe_resident_workers(const Device &device, DeviceProgram &program,
-                                   const Cache &cache) {
+ProbeResult probe_resident_workers(const Device &device, DeviceProgram &program, const Cache &cache,
+                                   uint32_t most) {
   const uint32_t units = std::max<cl_uint>(device.compute_units, 1);
-  const uint32_t most = units * 64;
-  const uint64_t key = probe_key(device, program);
+  most = std::max(most, units);
+  const uint64_t key = probe_key(device, program, most);
   if (auto text = cache.load(key, ".workers")) {
     uint32_t cached = 0;
     auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), cached);
@@ -530,17 +530,27 @@ ProbeResult probe_resident_workers(const Device &device, DeviceProgram &program,
   }
 
   Prober prober(device, program);
-  // Grow by doubling from one group per compute unit; then search between the
-  // last pass and the first failure. Residency is normally a whole number of
-  // groups per compute unit, so the search moves in steps of `units` unless
-  // even one group per compute unit fails.
+  // On a GPU, `most` first (kite-run's cap): most kernels have that many
+  // resident, and one launch says so, where a search up to it took five
+  // launches and any beyond it two failed ones each, every failed one a
+  // wait for workers that never start (the 10-task synthetic program on an
+  // H100: 15 launches and 0.39 s). Else grow by doubling from one group per
+  // compute unit; then search between the last pass and the first failure.
+  // Residency is normally a whole number of groups per compute unit, so the
+  // search moves in steps of `units` unless even one group per compute unit
+  // fails.
   uint32_t good = 0, bad = most + 1;
-  for (uint32_t g = units; g <= most; g *= 2) {
-    if (!prober.passes(g)) {
-      bad = g;
-      break;
+  if (!device.is_cpu() && prober.passes(most)) {
+    good = most;
+  } else {
+    if (!device.is_cpu()) bad = most;
+    for (uint32_t g = units; g < bad; g *= 2) {
+      if (!prober.passes(g)) {
+        bad = g;
+        break;
+      }
+      good = g;
     }
-    good = g;
   }
   uint32_t step = good >= units ? units : 1;
   while (bad - good > step) {

@@ -123,10 +123,10 @@ class DeviceRun {
 };
 
 // How many work-groups of kite_uber are resident at once on the
-// device, measured with KITE_MODE_PROBE launches (largest that passes, from
-// compute_units up to 64 times that). Cached under the kernels' resources
+// device, up to `most`, measured with KITE_MODE_PROBE launches (the largest
+// that passes, from compute_units up). Cached under the kernels' resources
 // where the build logs name their registers (NVIDIA), else under the
-// program's cache key (probe_key in launch.cpp).
+// program's cache key (probe_key in launch.cpp), with `most`.
 struct ProbeResult {
   uint32_t workers = 0;
   int launches = 0;  // 0 when it came from the cache
@@ -137,7 +137,7 @@ struct ProbeResult {
 // the kernels if the program has none. Failures are ignored.
 void warm_up(const Device &device, DeviceProgram &program);
 
-ProbeResult probe_resident_workers(const Device &device, DeviceProgram &program,
-                                   const Cache &cache);
+ProbeResult probe_resident_workers(const Device &device, DeviceProgram &program, const Cache &cache,
+                                   uint32_t most);
 
 }  // namespace kite::host

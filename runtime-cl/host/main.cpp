@@ -247,17 +247,16 @@ uint32_t choose_workers(const CommandLine &o, const Device &device, DeviceProgra
     report.workers_from = "compute units";
     return cpu_workers(o, device);
   }
+  // On a GPU no more than the cap: the probe looks no further.
+  const uint32_t units = std::max<cl_uint>(device.compute_units, 1);
+  const uint32_t most = device.is_cpu() ? 64 * units : kMaxWorkersPerUnit * units;
   auto start = Clock::now();
-  ProbeResult probe = probe_resident_workers(device, program, cache);
+  ProbeResult probe = probe_resident_workers(device, program, cache, most);
   report.probe_ms = ms_since(start);
   report.probe_launches = probe.launches;
   report.workers_from = probe.launches ? "probed" : "probed earlier, cached";
-  const uint32_t cap = kMaxWorkersPerUnit * std::max<cl_uint>(device.compute_units, 1);
-  if (!device.is_cpu() && probe.workers > cap) {
-    report.workers_from += fmt::format(", {} resident, at most {} per compute unit", probe.workers,
-                                       kMaxWorkersPerUnit);
-    return cap;
-  }
+  if (!device.is_cpu() && probe.workers >= most)
+    report.workers_from += fmt::format(", at most {} per compute unit", kMaxWorkersPerUnit);
   return probe.workers;
 }
 
