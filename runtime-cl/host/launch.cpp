@@ -7,6 +7,8 @@
 #include <charconv>
 #include <chrono>
 
+#include "host/residency.h"
+
 namespace kite::host {
 namespace {
 
@@ -529,40 +531,15 @@ ProbeResult probe_resident_workers(const Device &device, DeviceProgram &program,
     if (ec == std::errc() && cached >= 1 && cached <= most) return {cached, 0};
   }
 
-  Prober prober(device, program);
-  // On a GPU, `most` first (kite-run's cap): most kernels have that many
+  // On a GPU, `most` (kite-run's cap) first: most kernels have that many
   // resident, and one launch says so, where a search up to it took five
-  // launches and any beyond it two failed ones each, every failed one a
-  // wait for workers that never start (the 10-task synthetic program on an
-  // H100: 15 launches and 0.39 s). Else grow by doubling from one group per
-  // compute unit; then search between the last pass and the first failure.
-  // Residency is normally a whole number of groups per compute unit, so the
-  // search moves in steps of `units` unless even one group per compute unit
-  // fails.
-  uint32_t good = 0, bad = most + 1;
-  if (!device.is_cpu() && prober.passes(most)) {
-    good = most;
-  } else {
-    if (!device.is_cpu()) bad = most;
-    for (uint32_t g = units; g < bad; g *= 2) {
-      if (!prober.passes(g)) {
-        bad = g;
-        break;
-      }
-      good = g;
-    }
-  }
-  uint32_t step = good >= units ? units : 1;
-  while (bad - good > step) {
-    uint32_t mid = good + (bad - good) / 2 / step * step;
-    if (mid <= good) mid = good + step;
-    if (mid >= bad) break;
-    if (prober.passes(mid)) {
-      good = mid;
-    } else {
-      bad = mid;
-    }
-  }
+  // launches and every size beyond it two failed ones, each a wait for
+  // workers that never start (the 10-task synthetic program on an H100: 15
+  // launches and 0.39 s, when the search went on up to 64 groups per
+  // compute unit).
+  Prober prober(device, program);
+  const uint32_t good =
+      search_resident(units, most, !device.is_cpu(), [&](uint32_t g) { return prober.passes(g); });
   if (good == 0) {
     throw RunError(
         "internal: the residency probe failed even with one worker (does kite_uber "
