@@ -521,14 +521,14 @@ uint64_t probe_key(const Device &device, const DeviceProgram &program, uint32_t 
 }
 
 ProbeResult probe_resident_workers(const Device &device, DeviceProgram &program, const Cache &cache,
-                                   uint32_t most) {
+                                   uint32_t per_unit) {
   const uint32_t units = std::max<cl_uint>(device.compute_units, 1);
-  most = std::max(most, units);
+  const uint32_t most = std::max<uint32_t>(per_unit, 1) * units;
   const uint64_t key = probe_key(device, program, most);
   if (auto text = cache.load(key, ".workers")) {
     uint32_t cached = 0;
     auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), cached);
-    if (ec == std::errc() && cached >= 1 && cached <= most) return {cached, 0};
+    if (ec == std::errc() && cached >= 1 && cached <= most) return {cached, 0, cached == most};
   }
 
   // On a GPU, `most` (kite-run's cap) first: most kernels have that many
@@ -546,7 +546,7 @@ ProbeResult probe_resident_workers(const Device &device, DeviceProgram &program,
         "implement KITE_MODE_PROBE?)");
   }
   cache.store(key, ".workers", fmt::format("{}", good));
-  return {good, prober.launches()};
+  return {good, prober.launches(), good == most};
 }
 
 }  // namespace kite::host

@@ -123,13 +123,14 @@ class DeviceRun {
 };
 
 // How many work-groups of kite_uber are resident at once on the
-// device, up to `most`, measured with KITE_MODE_PROBE launches (the largest
-// that passes, from compute_units up). Cached under the kernels' resources
-// where the build logs name their registers (NVIDIA), else under the
-// program's cache key (probe_key in launch.cpp), with `most`.
+// device, up to `per_unit` a compute unit, measured with KITE_MODE_PROBE
+// launches (host/residency.h's search). Cached under the kernels'
+// resources where the build logs name their registers (NVIDIA), else under
+// the program's cache key (probe_key in launch.cpp), with the limit.
 struct ProbeResult {
   uint32_t workers = 0;
-  int launches = 0;  // 0 when it came from the cache
+  int launches = 0;      // 0 when it came from the cache
+  bool at_most = false;  // the limit: more may be resident
 };
 // Launches each of the program's kernels once, a worker of `program.shape`'s
 // lanes in probe mode, which does nothing; for a device compiler that
@@ -138,6 +139,6 @@ struct ProbeResult {
 void warm_up(const Device &device, DeviceProgram &program);
 
 ProbeResult probe_resident_workers(const Device &device, DeviceProgram &program, const Cache &cache,
-                                   uint32_t most);
+                                   uint32_t per_unit);
 
 }  // namespace kite::host

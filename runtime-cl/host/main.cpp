@@ -248,14 +248,13 @@ uint32_t choose_workers(const CommandLine &o, const Device &device, DeviceProgra
     return cpu_workers(o, device);
   }
   // On a GPU no more than the cap: the probe looks no further.
-  const uint32_t units = std::max<cl_uint>(device.compute_units, 1);
-  const uint32_t most = device.is_cpu() ? 64 * units : kMaxWorkersPerUnit * units;
+  const uint32_t per_unit = device.is_cpu() ? 64 : kMaxWorkersPerUnit;
   auto start = Clock::now();
-  ProbeResult probe = probe_resident_workers(device, program, cache, most);
+  ProbeResult probe = probe_resident_workers(device, program, cache, per_unit);
   report.probe_ms = ms_since(start);
   report.probe_launches = probe.launches;
   report.workers_from = probe.launches ? "probed" : "probed earlier, cached";
-  if (!device.is_cpu() && probe.workers >= most)
+  if (!device.is_cpu() && probe.at_most)
     report.workers_from += fmt::format(", at most {} per compute unit", kMaxWorkersPerUnit);
   return probe.workers;
 }
