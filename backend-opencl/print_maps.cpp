@@ -489,7 +489,7 @@ void Printer::emit_node_in_parent(const cps::Op &op, std::ostream &s, int ind) {
   line(s, ind,
        fmt::format("int d = {}(c, parent, {}, 0, -1, &own);", signal_function(op.node, -1),
                    op.node));
-  line(s, ind, "if (d >= 0) kite_finish(c, d, 0);");
+  line(s, ind, "if (d >= 0) KITE_BLOCK_FINISH(d, 0);");
 }
 
 // Iterations lo .. hi - 1 of a direct map, in this record: the record's
@@ -535,7 +535,7 @@ void Printer::emit_direct_chunk(const cps::Op &op, std::ostream &s, int ind) {
   line(s, ind + 2, "int own = KITE_OWN(c, rec);");
   line(s, ind + 2,
        fmt::format("int d = {}(c, rec, -1, 0, {}, &own);", signal_function(-1, g.id), g.id));
-  line(s, ind + 2, "if (d >= 0) kite_finish(c, d, 0);");
+  line(s, ind + 2, "if (d >= 0) KITE_BLOCK_FINISH(d, 0);");
   line(s, ind, "}");
 }
 

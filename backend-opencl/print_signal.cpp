@@ -69,8 +69,8 @@ std::string Printer::ready_when_last_in_signal(const cps::Block &w, bool last) {
 
 // A signal made inline in a block finished task record d.
 std::string Printer::finish_d() const {
-  return block_->finish_ahead ? "KITE_FINISH_AHEAD(d, own, link0, has_ret, ret);"
-                              : "kite_finish(c, d, own);";
+  return block_->finish_ahead ? "KITE_BLOCK_FINISH_AHEAD(d, own, link0, has_ret, ret);"
+                              : "KITE_BLOCK_FINISH(d, own);";
 }
 
 // Node `node` of this record has happened, inline in a block.

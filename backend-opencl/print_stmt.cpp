@@ -451,7 +451,7 @@ void Printer::emit_blocks(std::ostream &out) {
             "__attribute__((noinline)) void kite_code_{}(kite_ctx *c, int rec, kite_rec f) {}\n",
             b.code, body));
     blocks << in_part(b.task,
-                      fmt::format("  case {0}: kite_code_{0}(c, rec, f); return;\n", b.code));
+                      fmt::format("  case {0}: kite_code_{0}(c, rec, f); break;\n", b.code));
   }
   // A kept frame of a sequential form goes on (print_fast.cpp).
   if (plan_.keeps()) {
@@ -471,7 +471,8 @@ void Printer::emit_blocks(std::ostream &out) {
   // A code of another part waits for its part's launch (parts.cl).
   if (plan_.split())
     blocks << "#if KITE_SPLIT\n  default: kite_block_foreign(c, rec, code); return;\n#endif\n";
-  blocks << "  }\n}\n\n";
+  // A large program's blocks leave their task's finish to here (joins.cl).
+  blocks << (large() ? "  }\n  kite_finish_pending(c);\n}\n\n" : "  }\n}\n\n");
   out << functions.str() << blocks.str();
 }
 

@@ -127,6 +127,13 @@ typedef struct {
   int fault_site, fault_index;
   long fault_length;
 #endif
+#if KITE_LARGE
+  /* The finish a large program's block leaves to kite_block (joins.cl,
+   * KITE_BLOCK_FINISH): the record whose task ended (-1: none) and the rest
+   * of kite_finish_at's arguments. */
+  int fin_rec, fin_own, fin_known, fin_has;
+  long fin_link, fin_ret;
+#endif
 #if KITE_WIDE
   __local kite_worker *w;
 #endif

@@ -126,6 +126,44 @@ KITE_OUT_OF_LINE void kite_finish_at(kite_ctx *c, int rec, int own, int known, l
   kite_finish_at(c, d, own, (d) == rec, link, (d) == rec && (has), ret)
 #endif
 
+/* How a block finishes its task, where a signal it made ended the task of
+ * record d. In a large program the block leaves the finish to kite_block,
+ * which makes it when the block returns (kite_finish_pending), so that the
+ * program has one call of kite_finish_at for all its blocks, not one at
+ * every signal of every block: the device compilers' work grows with the
+ * paths through the call graph (every finish reaches kite_signal, which
+ * reaches every task's signal function), and NVIDIA's assembler took a
+ * quarter less time without those calls (docs/design.md, "Build time").
+ * Nothing of the record is touched after its task ends, so the finish
+ * comes as the block returns, a little later. A block ends its task at
+ * most once. */
+#if KITE_LARGE
+void kite_finish_later(kite_ctx *c, int rec, int own, int known, long link, int has, long ret) {
+  c->fin_rec = rec;
+  c->fin_own = own;
+  c->fin_known = known;
+  c->fin_link = link;
+  c->fin_has = has;
+  c->fin_ret = ret;
+}
+void kite_finish_pending(kite_ctx *c) {
+  if (c->fin_rec < 0) return;
+  const int rec = c->fin_rec;
+  c->fin_rec = -1;
+  kite_finish_at(c, rec, c->fin_own, c->fin_known, c->fin_link, c->fin_has, c->fin_ret);
+}
+#define KITE_BLOCK_FINISH(d, own) kite_finish_later(c, d, own, 0, 0L, 0, 0L)
+#if KITE_STACKS
+#define KITE_BLOCK_FINISH_AHEAD(d, own, link, has, ret) KITE_BLOCK_FINISH(d, own)
+#else
+#define KITE_BLOCK_FINISH_AHEAD(d, own, link, has, ret) \
+  kite_finish_later(c, d, own, (d) == rec, link, (d) == rec && (has), ret)
+#endif
+#else
+#define KITE_BLOCK_FINISH(d, own) kite_finish(c, d, own)
+#define KITE_BLOCK_FINISH_AHEAD(d, own, link, has, ret) KITE_FINISH_AHEAD(d, own, link, has, ret)
+#endif
+
 /* The pieces of the generated kite_signal and dispatchers that are the same
  * in every program. */
 

@@ -74,6 +74,9 @@ void kite_ctx_init(kite_ctx *c, __global long *pool, __global long *deques,
 #if KITE_LOOP_FAULTS
   c->fault_site = -1;
 #endif
+#if KITE_LARGE
+  c->fin_rec = -1;
+#endif
 #if KITE_STACKS
   c->stack = 0;
   c->sp = KITE_STACK; /* a map kernel's work-item has no stack */
