@@ -9,8 +9,10 @@ uint32_t search_resident(uint32_t units, uint32_t most, bool cap_first,
   units = std::max<uint32_t>(units, 1);
   most = std::max(most, units);
   uint32_t good = 0, bad = most + 1;
-  if (cap_first && passes(most)) return most;
-  if (cap_first) bad = most;
+  if (cap_first) {
+    if (passes(most)) return most;
+    bad = most;
+  }
   for (uint32_t g = units; g < bad; g *= 2) {
     if (!passes(g)) {
       bad = g;
