@@ -206,6 +206,11 @@
 #else
 #define KITE_OUT_OF_LINE_GPU
 #endif
+/* A helper's rare path (a record pool's refill and spill, once in a
+ * chunk's worth of calls), called in every program: inlined, its loops
+ * (unrolled over the lanes' chunk slots) were copied into every site of
+ * the helper, most of a small program's code on a GPU. */
+#define KITE_COLD __attribute__((noinline))
 /* Lane stacks (kite-run --lane-blocks N, KITE_LANE_BLOCKS): a lane of a
  * wide worker runs up to N blocks a round, the first from the round's
  * chunk and the rest, depth first, from a stack of its own: what its

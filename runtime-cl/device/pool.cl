@@ -171,26 +171,32 @@ int kite_give_local_chunk(kite_ctx *c, int chunk) {
  * allocation is a read of local memory, and the allocations of one block
  * do not wait for each other (a list linked through the records would make
  * each wait for the read of the one before). */
+/* kite_alloc's lane has no free record left: a chunk from another lane,
+ * else a new one from the pool; 0 when the pool is exhausted (reported). */
+KITE_COLD int kite_alloc_refill(kite_ctx *c, int site) {
+  __local int *fl = c->w->fl + c->lane;
+  /* Lanes never wait on the global stack (in a warp its compare-and-swap
+   * loop would run once per lane): lane 0 keeps the worker's chunks
+   * stocked from it between rounds. */
+  int chunk = kite_take_local_chunk(c);
+  if (chunk >= 0) {
+    KITE_FENCE(); /* its ids, written by the giver */
+    c->free_count = kite_unpack_chunk(KITE_REC(c, chunk), fl, KITE_LANES, chunk);
+    return 1;
+  }
+  int base = atomic_add(&c->ctl[KITE_CTL_BUMP], KITE_CHUNK);
+  if (base + KITE_CHUNK > c->num_records) {
+    kite_error(c, KITE_ERR_RECORDS, site, c->num_records, 0);
+    return 0;
+  }
+  for (int i = 0; i < KITE_CHUNK; ++i) fl[i * KITE_LANES] = base + KITE_CHUNK - 1 - i;
+  c->free_count = KITE_CHUNK;
+  return 1;
+}
+
 KITE_OUT_OF_LINE_GPU int kite_alloc(kite_ctx *c, int site) {
   __local int *fl = c->w->fl + c->lane;
-  if (c->free_count == 0) {
-    /* Lanes never wait on the global stack (in a warp its compare-and-swap
-     * loop would run once per lane): lane 0 keeps the worker's chunks
-     * stocked from it between rounds. */
-    int chunk = kite_take_local_chunk(c);
-    if (chunk >= 0) {
-      KITE_FENCE(); /* its ids, written by the giver */
-      c->free_count = kite_unpack_chunk(KITE_REC(c, chunk), fl, KITE_LANES, chunk);
-    } else {
-      int base = atomic_add(&c->ctl[KITE_CTL_BUMP], KITE_CHUNK);
-      if (base + KITE_CHUNK > c->num_records) {
-        kite_error(c, KITE_ERR_RECORDS, site, c->num_records, 0);
-        return -1;
-      }
-      for (int i = 0; i < KITE_CHUNK; ++i) fl[i * KITE_LANES] = base + KITE_CHUNK - 1 - i;
-      c->free_count = KITE_CHUNK;
-    }
-  }
+  if (c->free_count == 0 && !kite_alloc_refill(c, site)) return -1;
   c->free_count -= 1;
   return fl[c->free_count * KITE_LANES];
 }
@@ -205,20 +211,24 @@ int kite_chunk_of(kite_ctx *c, __local int *fl, int n) {
 /* A freed record goes on the lane's stack; when that is full, its older
  * half, the colder records, goes to the other lanes of the worker or, if
  * their slots are full, to the global stack. */
+/* kite_free's lane holds KITE_FREE_CAP free records: the older half goes. */
+KITE_COLD void kite_free_spill(kite_ctx *c) {
+  __local int *fl = c->w->fl + c->lane;
+  int h = kite_chunk_of(c, fl, KITE_CHUNK);
+  for (int i = 0; i < KITE_CHUNK; ++i) fl[i * KITE_LANES] = fl[(KITE_CHUNK + i) * KITE_LANES];
+  c->free_count = KITE_CHUNK;
+  mem_fence(CLK_GLOBAL_MEM_FENCE); /* its ids, before another lane takes it */
+  if (!kite_give_local_chunk(c, h)) {
+    kite_give_chunk(c, h);
+    c->n_chunk_ops += 1;
+  }
+}
+
 KITE_OUT_OF_LINE_GPU void kite_free(kite_ctx *c, int r) {
   __local int *fl = c->w->fl + c->lane;
   fl[c->free_count * KITE_LANES] = r;
   c->free_count += 1;
-  if (c->free_count == KITE_FREE_CAP) {
-    int h = kite_chunk_of(c, fl, KITE_CHUNK);
-    for (int i = 0; i < KITE_CHUNK; ++i) fl[i * KITE_LANES] = fl[(KITE_CHUNK + i) * KITE_LANES];
-    c->free_count = KITE_CHUNK;
-    mem_fence(CLK_GLOBAL_MEM_FENCE); /* its ids, before another lane takes it */
-    if (!kite_give_local_chunk(c, h)) {
-      kite_give_chunk(c, h);
-      c->n_chunk_ops += 1;
-    }
-  }
+  if (c->free_count == KITE_FREE_CAP) kite_free_spill(c);
 }
 
 /* When the launch ends: the lane's free records to the global stack, which
@@ -230,29 +240,35 @@ void kite_give_free(kite_ctx *c) {
   c->free_count = 0;
 }
 #else
-KITE_OUT_OF_LINE_GPU int kite_alloc(kite_ctx *c, int site) {
-  if (c->free_head < 0) {
-    int chunk = c->spare;
-    c->spare = -1;
-    if (chunk < 0) chunk = kite_take_chunk(c);
-    if (chunk >= 0) {
-      KITE_FENCE();
-      c->free_head = chunk;
-      c->free_next = (int)KITE_REC(c, chunk)[0];
-      c->free_count = KITE_CHUNK;
-    } else {
-      int base = atomic_add(&c->ctl[KITE_CTL_BUMP], KITE_CHUNK);
-      if (base + KITE_CHUNK > c->num_records) {
-        kite_error(c, KITE_ERR_RECORDS, site, c->num_records, 0);
-        return -1;
-      }
-      for (int i = 0; i < KITE_CHUNK; ++i)
-        KITE_REC(c, base + i)[0] = (i + 1 < KITE_CHUNK) ? (long)(base + i + 1) : -1L;
-      c->free_head = base;
-      c->free_next = KITE_CHUNK > 1 ? base + 1 : -1;
-      c->free_count = KITE_CHUNK;
-    }
+/* kite_alloc's worker has no free record left: its spare chunk, one from
+ * the global stack, else a new one from the pool; 0 when the pool is
+ * exhausted (reported). */
+KITE_COLD int kite_alloc_refill(kite_ctx *c, int site) {
+  int chunk = c->spare;
+  c->spare = -1;
+  if (chunk < 0) chunk = kite_take_chunk(c);
+  if (chunk >= 0) {
+    KITE_FENCE();
+    c->free_head = chunk;
+    c->free_next = (int)KITE_REC(c, chunk)[0];
+    c->free_count = KITE_CHUNK;
+    return 1;
   }
+  int base = atomic_add(&c->ctl[KITE_CTL_BUMP], KITE_CHUNK);
+  if (base + KITE_CHUNK > c->num_records) {
+    kite_error(c, KITE_ERR_RECORDS, site, c->num_records, 0);
+    return 0;
+  }
+  for (int i = 0; i < KITE_CHUNK; ++i)
+    KITE_REC(c, base + i)[0] = (i + 1 < KITE_CHUNK) ? (long)(base + i + 1) : -1L;
+  c->free_head = base;
+  c->free_next = KITE_CHUNK > 1 ? base + 1 : -1;
+  c->free_count = KITE_CHUNK;
+  return 1;
+}
+
+KITE_OUT_OF_LINE_GPU int kite_alloc(kite_ctx *c, int site) {
+  if (c->free_head < 0 && !kite_alloc_refill(c, site)) return -1;
   /* The next record's link is read now and needed only at the next
    * allocation: a GPU lane does not wait for a load until it uses the
    * value, so two calls in a row do not wait for each other's read. */
