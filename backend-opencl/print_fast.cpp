@@ -142,7 +142,12 @@ void Printer::emit_fast(std::ostream &out) {
   if (!plan_.has_fast()) return;
   std::ostringstream s;
   const bool keeps = plan_.keeps();
-  s << "long kite_fast(kite_ctx *c, int task";
+  // Out of line in a large program, as its other helpers are: the device
+  // compiler would otherwise copy every form into each block that may call
+  // one, specialised for its task (NVIDIA's did, eight times into one
+  // block of tests/fast/sums.kite). A form runs many calls once started,
+  // so its call costs it nothing measurable.
+  s << "KITE_OUT_OF_LINE long kite_fast(kite_ctx *c, int task";
   for (int i = 0; i < plan_.fast_arity; ++i) s << ", long a" << i;
   s << ", long link, int *done) {\n";
   s << "  long s[KITE_FAST_WORDS + 1];\n  int fp = 0, sp = 0;\n  long rv = 0;\n  uint calls = 0;\n";
