@@ -2,7 +2,7 @@
  * and the arithmetic whose results must agree on every device and with the
  * reference interpreter: division, conversions, abs, hash. */
 
-KITE_OUT_OF_LINE_GPU void kite_error(kite_ctx *c, int kind, int site, long a, long b) {
+KITE_COLD_GPU void kite_error(kite_ctx *c, int kind, int site, long a, long b) {
 #if KITE_LOOP_FAULTS
   if (c->fault_site >= 0) { /* a bad index came first */
     kind = KITE_ERR_INDEX;
