@@ -147,7 +147,7 @@ void Printer::emit_fast(std::ostream &out) {
   // one, specialised for its task (NVIDIA's did, eight times into one
   // block of tests/fast/sums.kite). A form runs many calls once started,
   // so its call costs it nothing measurable.
-  s << "KITE_OUT_OF_LINE long kite_fast(kite_ctx *c, int task";
+  s << "KITE_OUT_OF_LINE_GPU long kite_fast(kite_ctx *c, int task";
   for (int i = 0; i < plan_.fast_arity; ++i) s << ", long a" << i;
   s << ", long link, int *done) {\n";
   s << "  long s[KITE_FAST_WORDS + 1];\n  int fp = 0, sp = 0;\n  long rv = 0;\n  uint calls = 0;\n";
