@@ -167,10 +167,6 @@ int kite_give_local_chunk(kite_ctx *c, int chunk) {
   return 0;
 }
 
-/* Each lane's free records are a stack of ids in local memory: an
- * allocation is a read of local memory, and the allocations of one block
- * do not wait for each other (a list linked through the records would make
- * each wait for the read of the one before). */
 /* kite_alloc's lane has no free record left: a chunk from another lane,
  * else a new one from the pool; 0 when the pool is exhausted (reported). */
 KITE_COLD int kite_alloc_refill(kite_ctx *c, int site) {
@@ -194,6 +190,10 @@ KITE_COLD int kite_alloc_refill(kite_ctx *c, int site) {
   return 1;
 }
 
+/* Each lane's free records are a stack of ids in local memory: an
+ * allocation is a read of local memory, and the allocations of one block
+ * do not wait for each other (a list linked through the records would make
+ * each wait for the read of the one before). */
 KITE_OUT_OF_LINE_GPU int kite_alloc(kite_ctx *c, int site) {
   __local int *fl = c->w->fl + c->lane;
   if (c->free_count == 0 && !kite_alloc_refill(c, site)) return -1;
@@ -208,9 +208,6 @@ int kite_chunk_of(kite_ctx *c, __local int *fl, int n) {
   return h;
 }
 
-/* A freed record goes on the lane's stack; when that is full, its older
- * half, the colder records, goes to the other lanes of the worker or, if
- * their slots are full, to the global stack. */
 /* kite_free's lane holds KITE_FREE_CAP free records: the older half goes. */
 KITE_COLD void kite_free_spill(kite_ctx *c) {
   __local int *fl = c->w->fl + c->lane;
@@ -224,6 +221,9 @@ KITE_COLD void kite_free_spill(kite_ctx *c) {
   }
 }
 
+/* A freed record goes on the lane's stack; when that is full, its older
+ * half, the colder records, goes to the other lanes of the worker or, if
+ * their slots are full, to the global stack. */
 KITE_OUT_OF_LINE_GPU void kite_free(kite_ctx *c, int r) {
   __local int *fl = c->w->fl + c->lane;
   fl[c->free_count * KITE_LANES] = r;
