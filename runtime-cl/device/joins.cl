@@ -133,8 +133,9 @@ KITE_OUT_OF_LINE void kite_finish_at(kite_ctx *c, int rec, int own, int known, l
  * every signal of every block: the device compilers' work grows with the
  * paths through the call graph (every finish reaches kite_signal, which
  * reaches every task's signal function): NVIDIA's assembler took a
- * quarter less time on a program's PTX with those calls taken out
- * (docs/design.md, "Build time"; not yet timed on a GPU).
+ * quarter less time on a program's PTX with those calls taken out, but
+ * an H200's whole build of the 10-task synthetic program showed no gain
+ * within its spread (docs/design.md, "Build time").
  * Nothing of the record is touched after its task ends, so the finish
  * comes as the block returns, a little later. A block ends its task at
  * most once. */
